@@ -1,0 +1,251 @@
+"""The step protocol shared by every algorithm: records, and runs that keep a history.
+
+A run is built from a training voter matrix (dense array or :class:`~cbviz.voters.VoterOperator`),
+labels in {-1, +1} and optional test data.  Each ``step()`` advances one iteration and
+returns an immutable :class:`Record`; ``done`` and ``stop_reason`` say when and why it stopped.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import bounds
+from ..voters import as_operator
+
+__all__ = ["ParameterError", "Candidates", "Record", "Run"]
+
+
+class ParameterError(ValueError):
+    """A hyper-parameter or an input of an algorithm is out of range."""
+
+
+def _frozen(a, dtype=float):
+    a = np.array(a, dtype=dtype)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Per-candidate quantities of one step (kept only on request: they cost O(n) memory).
+
+    ``gradient``: descent rate ``-dC/da_k`` at ``a_k = 0``; ``decrease``: exact C-bound
+    decrease of the optimal step (CB-Boost paper, Property 1), 0 where no progress;
+    ``alpha``: the Theorem 3 optimal weight, 0 where no progress; ``valid``: the voter is
+    a legal, improving direction.
+    """
+
+    gradient: np.ndarray
+    decrease: np.ndarray
+    alpha: np.ndarray
+    valid: np.ndarray
+
+    @property
+    def gradient_pick(self):
+        """Index the gradient rule takes (GB-CB-Boost), or -1."""
+        return _first_argmax(np.where(self.valid, self.gradient, -np.inf))
+
+    @property
+    def exhaustive_pick(self):
+        """Index the exhaustive rule takes (CB-Boost), or -1."""
+        return _first_argmax(np.where(self.valid, self.decrease, -np.inf))
+
+
+def _first_argmax(score, rtol=1e-12):
+    """Lowest index whose score is within ``rtol`` of the maximum (-1 if none is finite).
+
+    The tolerance makes ties between voters that are identical on the sample resolve
+    the same way whatever product (dense or prefix sums) computed the scores.
+    """
+    best = np.max(score) if score.size else -np.inf
+    if not np.isfinite(best):
+        return -1
+    return int(np.flatnonzero(score >= best - rtol * max(abs(best), 1e-300))[0])
+
+
+@dataclass(frozen=True)
+class Record:
+    """One iteration of a run; the same field names across algorithms where they exist.
+
+    ``iteration`` is the number of steps taken (for CB-Boost: voters in the vote);
+    ``support`` / ``weights`` are the non-zero entries of the (unnormalized) weight vector;
+    the bound fields follow :func:`cbviz.bounds.bound_panel` (``pac_bound`` is Roy et al.
+    2016, Theorem 2); ``objective`` is what the algorithm minimizes.
+    """
+
+    iteration: int
+    index: int | None
+    label: str | None
+    alpha: float | None
+    support: np.ndarray
+    weights: np.ndarray
+    n_voters: int
+    c_bound: float
+    mu1: float
+    mu2: float
+    gibbs_risk: float
+    disagreement: float
+    joint_error: float
+    train_error: float
+    test_error: float | None
+    kl: float
+    pac_bound: float
+    first_order_bound: float
+    seeger_bound: float
+    tandem_bound: float
+    objective: float
+    seconds: float
+    predicted_decrease: float | None = None
+    actual_decrease: float | None = None
+    extra: dict = dataclasses.field(default_factory=dict)
+    candidates: Candidates | None = None
+
+    def as_row(self):
+        """Scalar fields (and ``extra``) as a flat dict, for DataFrames and CSV."""
+        row = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+               if f.name not in ("support", "weights", "extra", "candidates")}
+        row.update(self.extra)
+        return row
+
+
+def check_labels(y, m):
+    y = np.asarray(y)
+    if y.shape != (m,):
+        raise ParameterError(f"y has shape {y.shape}; expected ({m},) to match the voter matrix")
+    if m == 0:
+        raise ParameterError("no training examples")
+    if not np.all(np.isin(y, (-1, 1))):
+        raise ParameterError(f"labels must be -1 or +1, got {np.unique(y)[:5]}")
+    return y.astype(float)
+
+
+def check_int(name, value, low=1):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def check_delta(delta):
+    if not (isinstance(delta, (int, float)) and 0.0 < delta <= 1.0):
+        raise ParameterError(f"delta must be in (0, 1], got {delta!r}")
+    return float(delta)
+
+
+class Run:
+    """A run in progress: data, history and the record-making shared by all algorithms.
+
+    Subclasses implement :meth:`_advance`, returning ``(index, alpha, extras)`` after
+    updating ``self._a`` (the weight vector) and the votes, or ``None`` after setting
+    ``stop_reason``.
+    """
+
+    def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, delta=0.05, describe=None):
+        self.H = as_operator(H)
+        m, n = self.H.shape
+        self.y = check_labels(y, m)
+        if n == 0:
+            raise ParameterError("the voter pool is empty")
+        if (H_test is None) != (y_test is None):
+            raise ParameterError("give both H_test and y_test, or neither")
+        self.H_test = None if H_test is None else as_operator(H_test)
+        self.y_test = None if y_test is None else check_labels(y_test, self.H_test.shape[0])
+        if self.H_test is not None and self.H_test.shape[1] != n:
+            raise ParameterError(f"H_test has {self.H_test.shape[1]} voters, H has {n}")
+        self.max_iter = check_int("max_iter", max_iter)
+        self.delta = check_delta(delta)
+        self.describe = describe
+        self.history: list[Record] = []
+        self.stop_reason: str | None = None
+        self._a = np.zeros(n)
+        self.F = np.zeros(m)
+        self.F_test = None if self.H_test is None else np.zeros(self.H_test.shape[0])
+
+    @property
+    def done(self):
+        """True once the run has stopped; ``stop_reason`` says why."""
+        return self.stop_reason is not None
+
+    @property
+    def weights(self):
+        """Current weight vector over all voters (a copy)."""
+        return self._a.copy()
+
+    def step(self):
+        """Advance one iteration; return its :class:`Record`, or ``None`` when done."""
+        if self.done:
+            return None
+        if len(self.history) >= self.max_iter:
+            self.stop_reason = f"max_iter reached ({self.max_iter})"
+            return None
+        t0 = time.perf_counter()
+        moved = self._advance()
+        if moved is None:
+            return None
+        record = self._record(*moved, seconds=time.perf_counter() - t0)
+        self.history.append(record)
+        if len(self.history) >= self.max_iter and not self.done:
+            self.stop_reason = f"max_iter reached ({self.max_iter})"
+        return record
+
+    def run(self, callback=None):
+        """Step until done; ``callback(record)`` after each step. Returns ``self``."""
+        while not self.done:
+            record = self.step()
+            if record is not None and callback is not None:
+                callback(record)
+        return self
+
+    def _record(self, index, alpha, extra, seconds):
+        a = self._a
+        support = np.flatnonzero(a)
+        total = a[support].sum()
+        M = bounds.margins(self.F, self.y, total)
+        kl = bounds.kl_uniform(a[support], n=a.size)
+        panel = bounds.bound_panel(M, kl, self.delta)
+        test_error = None
+        if self.F_test is not None:
+            test_error = float(np.mean(np.where(self.F_test > 0, 1.0, -1.0) != self.y_test))
+        extra = dict(extra)
+        objective = extra.pop("objective", panel["c_bound"])
+        fields = dict(
+            predicted_decrease=extra.pop("predicted_decrease", None),
+            actual_decrease=extra.pop("actual_decrease", None),
+            candidates=extra.pop("candidates", None))
+        return Record(
+            iteration=len(self.history) + 1, index=index,
+            label=None if index is None or self.describe is None else self.describe(index),
+            alpha=alpha, support=_frozen(support, int), weights=_frozen(a[support]),
+            n_voters=int(support.size),
+            train_error=float(np.mean(np.where(self.F > 0, 1.0, -1.0) != self.y)),
+            test_error=test_error, kl=kl, objective=float(objective), seconds=seconds,
+            extra=extra, **panel, **fields)
+
+    def weights_at(self, iteration=None):
+        """Full weight vector after ``iteration`` (default: the last one)."""
+        a = np.zeros(self.H.shape[1])
+        if not self.history:
+            return a
+        rec = self.history[-1 if iteration is None else self._position(iteration)]
+        a[rec.support] = rec.weights
+        return a
+
+    def _position(self, iteration):
+        if not 1 <= iteration <= len(self.history):
+            raise ParameterError(f"iteration must be in 1..{len(self.history)}, got {iteration}")
+        return iteration - 1
+
+    def decision_function(self, H_new, iteration=None):
+        """Raw vote ``sum_k a_k h_k(x)`` (not normalized) on new voter outputs."""
+        H_new = as_operator(H_new)
+        if H_new.shape[1] != self.H.shape[1]:
+            raise ParameterError(f"H_new has {H_new.shape[1]} voters, expected {self.H.shape[1]}")
+        return H_new.matvec(self.weights_at(iteration))
+
+    def to_frame(self):
+        """The history as a pandas DataFrame, one row per iteration."""
+        return pd.DataFrame([r.as_row() for r in self.history])
+

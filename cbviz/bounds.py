@@ -1,0 +1,217 @@
+"""Margins, moments, the C-bound, KL divergences and PAC-Bayesian bounds.
+
+Every function is pure and vectorized.  Notation (DESIGN.md, formula sheet): a vote
+``F = H a`` with non-negative weights ``a``, posterior ``Q = a / sum(a)``, margin of
+example ``i`` ``M_i = y_i F_i / sum(a)``; ``mu1 = mean(M)``, ``mu2 = mean(M**2)``.
+For voters with values in {-1, +1}: Gibbs risk ``r = (1 - mu1) / 2``, expected
+disagreement ``d = (1 - mu2) / 2`` and joint error ``e = mean(((1 - M) / 2)**2) = r - d/2``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from scipy.special import gammaln, logsumexp
+
+__all__ = [
+    "margins", "moments", "c_bound", "c_bound_from_risks", "c_bound_joint",
+    "gibbs_risk", "disagreement", "joint_error", "kl_uniform", "kl_binary",
+    "kl_sup", "kl_inf", "log_xi", "first_order_bound", "seeger_c_bound",
+    "cqboost_c_bound", "tandem_bound", "bound_panel",
+]
+
+
+def margins(F, y, total=None):
+    """Normalized margins ``y_i F_i / sum(a)`` of a vote ``F = H a``.
+
+    ``total`` is ``sum(a)``; when omitted ``F`` is taken as already normalized.
+    """
+    F = np.asarray(F, dtype=float)
+    scale = 1.0 if total is None else float(total)
+    return np.asarray(y, dtype=float) * F / scale
+
+
+def moments(M):
+    """First and second moments ``(mu1, mu2)`` of the margins (CB-Boost paper, Defs. 5-6)."""
+    M = np.asarray(M, dtype=float)
+    return float(M.mean()), float(np.mean(M * M))
+
+
+def c_bound(mu1, mu2):
+    """Empirical C-bound ``1 - mu1**2 / mu2`` (Lacasse et al. 2006; CB-Boost paper, Def. 7).
+
+    Defined only when ``mu1 > 0``; returns 1 otherwise (the bound says nothing).
+    """
+    mu1 = np.asarray(mu1, dtype=float)
+    mu2 = np.asarray(mu2, dtype=float)
+    ok = (mu1 > 0) & (mu2 > 0)
+    out = np.where(ok, 1.0 - mu1**2 / np.where(ok, mu2, 1.0), 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def c_bound_from_risks(r, d):
+    """C-bound from Gibbs risk and disagreement, ``1 - (1 - 2r)**2 / (1 - 2d)``.
+
+    Germain et al. (JMLR 2015), Theorem 11; equals :func:`c_bound` with
+    ``mu1 = 1 - 2r``, ``mu2 = 1 - 2d``.
+    """
+    return c_bound(1.0 - 2.0 * np.asarray(r, float), 1.0 - 2.0 * np.asarray(d, float))
+
+
+def c_bound_joint(e, r):
+    """C-bound in joint-error form ``(e - r**2) / (e - r + 1/4)`` (Masegosa et al. 2020).
+
+    Equal to the moment form when ``r < 1/2``; returns 1 otherwise.
+    """
+    e = np.asarray(e, dtype=float)
+    r = np.asarray(r, dtype=float)
+    den = e - r + 0.25
+    ok = (r < 0.5) & (den > 0)
+    out = np.where(ok, (e - r**2) / np.where(ok, den, 1.0), 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def gibbs_risk(M):
+    """Gibbs risk (linear loss) ``mean((1 - M) / 2)``; for +-1 voters ``E_Q P(h(x) != y)``."""
+    return float(np.mean((1.0 - np.asarray(M, float)) / 2.0))
+
+
+def disagreement(M):
+    """Expected disagreement ``(1 - mu2) / 2``; for +-1 voters ``E_x E_{h,h'~Q} P(h(x) != h'(x))``."""
+    return float((1.0 - np.mean(np.asarray(M, float) ** 2)) / 2.0)
+
+
+def joint_error(M):
+    """Joint error ``mean(((1 - M) / 2)**2)``; for +-1 voters ``E_{h,h'} P(h(x) != y, h'(x) != y)``."""
+    return float(np.mean(((1.0 - np.asarray(M, float)) / 2.0) ** 2))
+
+
+def kl_uniform(q, n=None):
+    """``KL(Q || P)`` for the uniform prior P over n voters: ``ln n + sum q ln q``.
+
+    ``q`` are non-negative weights (normalized here).  With ``n`` given, ``q`` holds only
+    the non-zero weights of a vector over ``n`` voters.
+    """
+    q = np.asarray(q, dtype=float)
+    n = q.size if n is None else int(n)
+    q = q / q.sum()
+    nz = q[q > 0]
+    return float(max(0.0, np.log(n) + np.sum(nz * np.log(nz))))
+
+
+def kl_binary(q, p):
+    """Binary KL divergence ``kl(q || p) = q ln(q/p) + (1-q) ln((1-q)/(1-p))`` (0 ln 0 = 0)."""
+    q = np.clip(np.asarray(q, dtype=float), 0.0, 1.0)
+    p = np.clip(np.asarray(p, dtype=float), 1e-300, 1.0 - 1e-16)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(q > 0, q * np.log(q / p), 0.0)
+        b = np.where(q < 1, (1 - q) * np.log((1 - q) / (1 - p)), 0.0)
+    out = a + b
+    return float(out) if out.ndim == 0 else out
+
+
+def _bisect(q, bound, lo, hi, upper, iters=64):
+    q = np.asarray(q, dtype=float)
+    bound = np.asarray(bound, dtype=float)
+    lo = np.broadcast_to(lo, np.broadcast(q, bound).shape).astype(float)
+    hi = np.broadcast_to(hi, lo.shape).astype(float)
+    for _ in range(iters):
+        mid = (lo + hi) / 2.0
+        inside = kl_binary(q, mid) <= bound
+        if upper:
+            lo, hi = np.where(inside, mid, lo), np.where(inside, hi, mid)
+        else:
+            lo, hi = np.where(inside, lo, mid), np.where(inside, mid, hi)
+    out = lo if upper else hi
+    return float(out) if out.ndim == 0 else out
+
+
+def kl_sup(q, bound):
+    """Upper inversion ``max {p in [q, 1] : kl(q || p) <= bound}`` by bisection (64 halvings)."""
+    return _bisect(q, bound, np.clip(q, 0.0, 1.0), 1.0, upper=True)
+
+
+def kl_inf(q, bound):
+    """Lower inversion ``min {p in [0, q] : kl(q || p) <= bound}`` by bisection (64 halvings)."""
+    return _bisect(q, bound, 0.0, np.clip(q, 0.0, 1.0), upper=False)
+
+
+@lru_cache(maxsize=64)
+def log_xi(m):
+    """``ln xi(m)``, ``xi(m) = sum_k C(m,k) (k/m)^k (1-k/m)^(m-k)`` (Maurer 2004), in log space.
+
+    ``sqrt(m) <= xi(m) <= 2 sqrt(m)``.
+    """
+    m = int(m)
+    k = np.arange(m + 1, dtype=float)
+    p = k / m
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = (gammaln(m + 1) - gammaln(k + 1) - gammaln(m - k + 1)
+                 + np.where(k > 0, k * np.log(np.where(p > 0, p, 1.0)), 0.0)
+                 + np.where(k < m, (m - k) * np.log(np.where(p < 1, 1 - p, 1.0)), 0.0))
+    return float(logsumexp(terms))
+
+
+def first_order_bound(r, kl, m, delta=0.05):
+    """PAC-Bound 0 (Germain et al. JMLR 2015): ``2 min(1/2, kl_sup(r, [KL + ln(xi(m)/delta)] / m))``."""
+    eps = (kl + log_xi(m) - np.log(delta)) / m
+    return float(2.0 * min(0.5, kl_sup(r, eps)))
+
+
+def seeger_c_bound(r, d, kl, m, delta=0.05):
+    """PAC-Bound 1 (Germain et al. JMLR 2015): C-bound of an upper bound on r and a lower bound on d.
+
+    ``R = min(1/2, kl_sup(r, [KL + ln(2 xi(m)/delta)]/m))``,
+    ``D = kl_inf(d, [2 KL + ln(2 xi(m)/delta)]/m)``, bound ``= 1 - (1-2R)^2 / (1-2D)``.
+    """
+    log_term = np.log(2.0) + log_xi(m) - np.log(delta)
+    R = min(0.5, kl_sup(r, (kl + log_term) / m))
+    D = kl_inf(d, (2.0 * kl + log_term) / m)
+    return float(min(1.0, c_bound_from_risks(R, D)))
+
+
+def cqboost_c_bound(mu1, mu2, kl, m, delta=0.05):
+    """PAC-Bayesian C-bound of Roy et al. (2016), Theorem 2 (CB-Boost paper, Theorem 2).
+
+    ``1 - max(0, mu1 - eps1)**2 / min(1, mu2 + eps2)`` with
+    ``eps1 = sqrt(2/m (KL + ln(2 sqrt(m) / (delta/2))))`` and
+    ``eps2 = sqrt(2/m (2 KL + ln(2 sqrt(m) / (delta/2))))``.
+    """
+    log_term = np.log(2.0 * np.sqrt(m) / (delta / 2.0))
+    eps1 = np.sqrt(2.0 / m * (kl + log_term))
+    eps2 = np.sqrt(2.0 / m * (2.0 * kl + log_term))
+    low = max(0.0, mu1 - eps1)
+    high = min(1.0, mu2 + eps2)
+    return float(1.0 - low**2 / high) if high > 0 else 1.0
+
+
+def tandem_bound(e, kl, m, delta=0.05):
+    """Tandem (joint-error) bound, Masegosa et al. (NeurIPS 2020), Theorem 9.
+
+    ``4 min(1/4, kl_sup(e, [2 KL + ln(2 sqrt(m)/delta)] / m))``.
+    """
+    eps = (2.0 * kl + np.log(2.0 * np.sqrt(m) / delta)) / m
+    return float(4.0 * min(0.25, kl_sup(e, eps)))
+
+
+def bound_panel(M, kl, delta=0.05):
+    """All the bounds of the panel for margins ``M`` (one per training example) and ``KL(Q||P)``.
+
+    Returns a dict with the empirical quantities (mu1, mu2, gibbs_risk, disagreement,
+    joint_error, c_bound) and the four PAC-Bayesian bounds (first_order_bound,
+    seeger_bound, pac_bound = Roy et al. 2016 Theorem 2, tandem_bound).
+    """
+    if not 0.0 < delta <= 1.0:
+        raise ValueError(f"delta must be in (0, 1], got {delta}")
+    M = np.asarray(M, dtype=float)
+    m = M.size
+    mu1, mu2 = moments(M)
+    r, d, e = gibbs_risk(M), disagreement(M), joint_error(M)
+    return {
+        "mu1": mu1, "mu2": mu2, "gibbs_risk": r, "disagreement": d, "joint_error": e,
+        "c_bound": c_bound(mu1, mu2),
+        "first_order_bound": first_order_bound(r, kl, m, delta),
+        "seeger_bound": seeger_c_bound(r, d, kl, m, delta),
+        "pac_bound": cqboost_c_bound(mu1, mu2, kl, m, delta),
+        "tandem_bound": tandem_bound(e, kl, m, delta),
+    }

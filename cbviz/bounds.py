@@ -8,6 +8,7 @@ disagreement ``d = (1 - mu2) / 2`` and joint error ``e = mean(((1 - M) / 2)**2) 
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -110,30 +111,44 @@ def kl_binary(q, p):
     return float(out) if out.ndim == 0 else out
 
 
-def _bisect(q, bound, lo, hi, upper, iters=64):
-    q = np.asarray(q, dtype=float)
+def _kl_scalar(q, p):
+    p = min(max(p, 1e-300), 1.0 - 1e-16)
+    a = q * math.log(q / p) if q > 0 else 0.0
+    b = (1 - q) * math.log((1 - q) / (1 - p)) if q < 1 else 0.0
+    return a + b
+
+
+def _bisect(q, bound, upper, iters=64):
+    """Bisection for ``kl(q || p) = bound`` on ``p`` in [q, 1] (upper) or [0, q] (lower)."""
+    q = np.clip(np.asarray(q, dtype=float), 0.0, 1.0)
     bound = np.asarray(bound, dtype=float)
-    lo = np.broadcast_to(lo, np.broadcast(q, bound).shape).astype(float)
-    hi = np.broadcast_to(hi, lo.shape).astype(float)
+    if q.ndim == 0 and bound.ndim == 0:  # scalar fast path: plain floats, no array overhead
+        qf, bf = float(q), float(bound)
+        lo, hi = (qf, 1.0) if upper else (0.0, qf)
+        for _ in range(iters):
+            mid = (lo + hi) / 2.0
+            if (_kl_scalar(qf, mid) <= bf) == upper:
+                lo = mid
+            else:
+                hi = mid
+        return lo if upper else hi
+    q, bound = np.broadcast_arrays(q, bound)
+    lo, hi = (q.copy(), np.ones_like(q)) if upper else (np.zeros_like(q), q.copy())
     for _ in range(iters):
         mid = (lo + hi) / 2.0
-        inside = kl_binary(q, mid) <= bound
-        if upper:
-            lo, hi = np.where(inside, mid, lo), np.where(inside, hi, mid)
-        else:
-            lo, hi = np.where(inside, lo, mid), np.where(inside, mid, hi)
-    out = lo if upper else hi
-    return float(out) if out.ndim == 0 else out
+        move_lo = (kl_binary(q, mid) <= bound) == upper
+        lo, hi = np.where(move_lo, mid, lo), np.where(move_lo, hi, mid)
+    return lo if upper else hi
 
 
 def kl_sup(q, bound):
     """Upper inversion ``max {p in [q, 1] : kl(q || p) <= bound}`` by bisection (64 halvings)."""
-    return _bisect(q, bound, np.clip(q, 0.0, 1.0), 1.0, upper=True)
+    return _bisect(q, bound, upper=True)
 
 
 def kl_inf(q, bound):
     """Lower inversion ``min {p in [0, q] : kl(q || p) <= bound}`` by bisection (64 halvings)."""
-    return _bisect(q, bound, 0.0, np.clip(q, 0.0, 1.0), upper=False)
+    return _bisect(q, bound, upper=False)
 
 
 @lru_cache(maxsize=64)

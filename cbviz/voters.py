@@ -10,6 +10,7 @@ sum per feature, O(m d) per call whatever the number of thresholds (DESIGN.md).
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_array
 
 __all__ = ["VoterOperator", "DenseOperator", "StumpOperator", "as_operator",
@@ -48,6 +49,25 @@ class VoterOperator:
     def toarray(self):
         """The dense matrix ``H`` (for tests and small problems)."""
         return self.columns(np.arange(self.shape[1]))
+
+    def restrict(self, idx):
+        """The operator of the columns ``idx`` only (a view: no data is copied here)."""
+        return _Restricted(self, np.asarray(idx, dtype=int))
+
+
+class _Restricted(VoterOperator):
+    """Columns ``idx`` of a parent operator, through the parent's products."""
+
+    def __init__(self, parent, idx):
+        self.parent, self.idx = parent, idx
+        self.shape = (parent.shape[0], idx.size)
+        self.col_sq_sums = parent.col_sq_sums[idx]
+
+    def rmatvec(self, v):
+        return self.parent.rmatvec(v)[self.idx]
+
+    def column(self, k):
+        return self.parent.column(self.idx[k])
 
 
 class DenseOperator(VoterOperator):
@@ -116,6 +136,16 @@ class StumpOperator(VoterOperator):
         self._i_start = np.searchsorted(self._bounds, starts)
         self._i_end = np.searchsorted(self._bounds, starts + pos)  # == len(bounds) at the very end
 
+    def restrict(self, idx):
+        idx = np.asarray(idx, dtype=int)
+        view = object.__new__(StumpOperator)
+        view.__dict__.update(self.__dict__)
+        view.feature, view.threshold, view.sign = self.feature[idx], self.threshold[idx], self.sign[idx]
+        view._base = self._base[idx]
+        view.shape = (self.shape[0], idx.size)
+        view.col_sq_sums = self.col_sq_sums[idx]
+        return view
+
     def rmatvec(self, v):
         v = np.asarray(v, dtype=float)
         seg = np.add.reduceat(v.take(self._order).ravel(), self._bounds)
@@ -158,7 +188,7 @@ def _with_complements(arrays, sign, complements):
             np.concatenate([base, base]))
 
 
-class StumpPool:
+class StumpPool(BaseEstimator):
     """Decision stumps on every feature, with their complements (the papers' pools).
 
     Parameters
@@ -223,7 +253,7 @@ class StumpPool:
         return f"{self.feature_names_[self.feature_[k]]} {op} {self.threshold_[k]:.4g}"
 
 
-class _MatrixPool:
+class _MatrixPool(BaseEstimator):
     """Shared plumbing of pools whose outputs are computed as a dense matrix."""
 
     def operator(self, X):

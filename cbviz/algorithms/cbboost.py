@@ -75,6 +75,9 @@ class CBBoostRun(Run):
         m = self.y.size
         self._gamma_h = self.H.rmatvec(self.y) / m
         self._nu_h = self.H.col_sq_sums / m
+        # only voters with a positive margin can ever be chosen (Theorem 3): score just those
+        self._pos = np.flatnonzero(self._gamma_h > 0)
+        self._H_pos = self.H.restrict(self._pos)
 
     def _moments(self, F):
         m = self.y.size
@@ -95,6 +98,18 @@ class CBBoostRun(Run):
         return _scores(self._gamma_h, self._nu_h, self.H.rmatvec(F) / self.y.size,
                        *self._moments(F), in_vote)
 
+    def _next_scores(self):
+        """Scores for the next step and the voter index of each score."""
+        if self.keep_candidates:
+            return self.candidates(), np.arange(self.H.shape[1])
+        pos = self._pos
+        tau = self._H_pos.rmatvec(self.F) / self.y.size
+        return _scores(self._gamma_h[pos], self._nu_h[pos], tau, *self._moments(self.F),
+                       self._a[pos] > 0), pos
+
+    def _pick(self, c):
+        return c.exhaustive_pick if self.direction == "exhaustive" else c.gradient_pick
+
     def _add(self, k, alpha):
         self._a[k] += alpha
         self.F = self.F + alpha * self.H.column(k)
@@ -110,16 +125,17 @@ class CBBoostRun(Run):
                 return None
             self._add(k, 1.0)
             return k, 1.0, {}
-        c = self.candidates()
-        k = c.exhaustive_pick if self.direction == "exhaustive" else c.gradient_pick
-        if k < 0:
+        c, ids = self._next_scores()
+        j = self._pick(c)
+        if j < 0:
             self.stop_reason = "no direction improves the C-bound"
             return None
+        k = int(ids[j])
         before = self.history[-1].c_bound
-        alpha = float(c.alpha[k])
+        alpha, predicted = float(c.alpha[j]), float(c.decrease[j])
         self._add(k, alpha)
         after = bounds.c_bound(*self._moments(self.F))
-        extra = {"predicted_decrease": float(c.decrease[k]), "actual_decrease": before - after}
+        extra = {"predicted_decrease": predicted, "actual_decrease": before - after}
         if self.keep_candidates:
             extra["candidates"] = c
         return k, alpha, extra

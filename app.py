@@ -1,0 +1,56 @@
+"""cbviz: the Streamlit entry point (navigation, shared sidebar, home page)."""
+import streamlit as st
+
+from cbviz.ui.sidebar import apply_settings, draw_sidebar, show_reset_notice
+
+st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon="🗳️", layout="wide")
+
+
+def home():
+    st.title("cbviz: learn the C-bound by watching it fall")
+    st.markdown(
+        """
+A **majority vote** combines many simple voters h₁, …, hₙ (here decision stumps such as
+"x3 > 0.52") with non-negative weights: it predicts sign(Σₖ aₖ hₖ(x)). Normalizing the weights
+gives a distribution **Q** over the voters, and PAC-Bayesian theory bounds the risk of the vote
+through Q and its distance KL(Q‖P) to a prior P.
+
+The **margin** of an example is M(x, y) = y Σₖ Qₖ hₖ(x) ∈ [-1, 1]: positive when the weighted
+majority is right. With its first two moments μ₁ = E[M] and μ₂ = E[M²], the **C-bound**
+(Lacasse et al. 2006) says that, when μ₁ > 0,
+
+  risk of the majority vote ≤ C = 1 − μ₁² / μ₂ = 1 − (1 − 2r)² / (1 − 2d),
+
+where r is the **Gibbs risk** (the error of one voter drawn from Q) and d the **disagreement**
+(how often two voters drawn from Q differ). A good vote has accurate voters that still
+disagree with one another. **CB-Boost** (Bauvin et al. 2020) adds one voter at a time with the
+weight that minimizes C in closed form (Theorem 3), so every step is one pass over the data.
+"""
+    )
+    st.subheader("Pages")
+    st.markdown(
+        """
+- **Step through CB-Boost**: one iteration at a time; the C-bound, the PAC-Bayes bounds,
+  train/test error, KL, the weight of each voter, the margins, the decision regions and the
+  one-direction curve of Theorem 3.
+- **Gradient vs exhaustive**: every candidate voter scored by the gradient rule and by the
+  exact C-bound decrease; both rules run side by side.
+"""
+    )
+    if st.button("▶ Start on the two-moons toy set", type="primary", key="home_start"):
+        apply_settings({"source": "toy", "toy": "moons", "n_samples": 300, "toy_noise": 0.25,
+                        "pool": "stumps", "n_thresholds": "10"})
+        st.switch_page(step_page)
+
+
+step_page = st.Page("pages/step_through_cbboost.py", title="Step through CB-Boost", icon=":material/footprint:")
+gradient_page = st.Page("pages/gradient_vs_exhaustive.py", title="Gradient vs exhaustive", icon=":material/explore:")
+navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
+                            step_page, gradient_page])
+
+settings, problem, error = draw_sidebar()
+st.session_state["settings"] = settings
+st.session_state["problem"] = problem
+st.session_state["problem_error"] = error
+show_reset_notice()
+navigation.run()

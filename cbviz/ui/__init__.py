@@ -1,0 +1,1 @@
+"""Streamlit helpers shared by the pages (the only package code that imports streamlit)."""

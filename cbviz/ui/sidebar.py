@@ -1,0 +1,208 @@
+"""The shared sidebar: data set, split, normalization, noise, voter pool and delta.
+
+Drawn once per script run by ``app.py``.  Values live in ``st.session_state`` (keys
+``s_<field>``) and in the URL query string, so a link reproduces the view.  Changing the
+data or the voters resets every run, with a notice.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import pandas as pd
+import streamlit as st
+
+from .. import data
+from ..workbench import POOLS, Settings, build_problem
+
+DEFAULTS = Settings()
+THRESHOLD_CHOICES = ["1", "2", "3", "5", "10", "20", "50", "100", "all"]
+RUN_PREFIX = "run_"  # session-state keys of runs that a data change resets
+
+
+def _key(name):
+    return f"s_{name}"
+
+
+def apply_settings(values):
+    """Queue settings (dict) to be written into the widgets before they are drawn next run."""
+    st.session_state["pending_settings"] = dict(values)
+
+
+def _load_pending():
+    """Write queued settings (from a JSON file) or, on a session's first run, the URL's."""
+    pending = st.session_state.pop("pending_settings", None)
+    if pending is None and not st.session_state.get("query_loaded"):
+        pending = dict(st.query_params)
+    st.session_state["query_loaded"] = True
+    if not pending:
+        return
+    try:
+        settings = Settings.from_dict({**DEFAULTS.to_dict(), **pending})
+    except data.DataError as exc:
+        st.session_state["settings_error"] = f"Ignored settings from the link or file: {exc}"
+        return
+    for name, value in settings.to_dict().items():
+        st.session_state[_key(name)] = value
+
+
+def _init_defaults():
+    for name, value in DEFAULTS.to_dict().items():
+        st.session_state.setdefault(_key(name), value)
+
+
+@st.cache_data(show_spinner=False)
+def _catalogue():
+    return data.catalogue()
+
+
+@st.cache_data(show_spinner=False)
+def _classes(name):
+    return [str(c) for c in data.class_labels(name)]
+
+
+def _data_widgets():
+    source = st.radio("Data", ["toy", "real", "csv"], key=_key("source"), horizontal=True,
+                      format_func={"toy": "toy 2-D", "real": "benchmark", "csv": "CSV upload"}.get)
+    csv_file = None
+    if source == "toy":
+        st.selectbox("Toy set", data.TOY_KINDS, key=_key("toy"))
+        c1, c2 = st.columns(2)
+        c1.number_input("Points", 20, 20000, step=50, key=_key("n_samples"))
+        c2.number_input("Seed", 0, 10**6, key=_key("data_seed"))
+        st.slider("Label noise / spread", 0.0, 1.0, step=0.05, key=_key("toy_noise"))
+    elif source == "real":
+        cat = _catalogue()
+        real = cat[cat.kind == "real"].set_index("name")
+        names = list(real.index)
+        if st.session_state[_key("real")] not in names:
+            st.session_state[_key("real")] = DEFAULTS.real
+        name = st.selectbox("Data set", names, key=_key("real"),
+                            format_func=lambda n: f"{n} (m={real.m[n]}, d={real.d[n]})")
+        st.caption(real.description[name])
+        _pair_widgets(name, real.classes[name] > 2 or name == "digits")
+    else:
+        csv_file = st.file_uploader("CSV file (header row; one label column)", type=["csv", "txt"],
+                                    key="csv_file")
+        if csv_file is not None:
+            try:
+                columns = list(pd.read_csv(csv_file, nrows=0, sep=None, engine="python").columns)
+            except Exception:  # the full loader gives the precise message
+                columns = []
+            csv_file.seek(0)
+            if columns:
+                if st.session_state[_key("csv_label")] not in columns:
+                    st.session_state[_key("csv_label")] = columns[-1]
+                st.selectbox("Label column", columns, key=_key("csv_label"))
+        st.text_input("Class pair (if more than two classes)", key=_key("pair"),
+                      placeholder="a vs b   or   a vs rest")
+    return csv_file
+
+
+def _pair_widgets(name, multi):
+    if not multi:
+        st.session_state[_key("pair")] = ""
+        return
+    classes = _classes(name)
+    current = st.session_state[_key("pair")].split(" vs ")
+    default = _catalogue().set_index("name").default_pair[name]
+    a_default = current[0] if len(current) == 2 and current[0] in classes else str(default[0])
+    b_options = [c for c in classes] + ["rest"]
+    b_default = current[1] if len(current) == 2 and current[1] in b_options else str(default[1])
+    c1, c2 = st.columns(2)
+    a = c1.selectbox("Class +1", classes, index=classes.index(a_default), key=f"pair_a_{name}")
+    b = c2.selectbox("Class -1", b_options, index=b_options.index(b_default), key=f"pair_b_{name}")
+    st.session_state[_key("pair")] = f"{a} vs {b}"
+
+
+def _split_widgets():
+    st.slider("Train ratio", 0.1, 0.9, step=0.05, key=_key("train_ratio"))
+    c1, c2 = st.columns(2)
+    c1.number_input("Split seed", 0, 10**6, key=_key("split_seed"))
+    c2.number_input("Feature noise σ", 0.0, 5.0, step=0.1, key=_key("feature_noise"),
+                    help="Gaussian noise added to every feature, std = σ x that feature's std "
+                         "(CB-Boost paper, Sect. 5.4)")
+    st.toggle("tanh normalization", key=_key("normalize"),
+              help="tanh of standardized features, fitted on the training part only")
+
+
+def _pool_widgets():
+    pool = st.radio("Voters", POOLS, key=_key("pool"), horizontal=True,
+                    format_func={"stumps": "stumps", "hyperplanes": "hyperplanes",
+                                 "rbf": "RBF"}.get)
+    if pool == "stumps":
+        st.select_slider("Thresholds per feature", THRESHOLD_CHOICES, key=_key("n_thresholds"),
+                         help="equally spaced between the training min and max, or every "
+                              "midpoint between distinct values; complements included")
+    else:
+        st.number_input("Voters in the pool (before complements)", 1, 2000, step=10,
+                        key=_key("n_pool"))
+    st.number_input("δ (confidence of the PAC-Bayes bounds)", 0.001, 1.0, step=0.01,
+                    format="%.3f", key=_key("delta"))
+
+
+def _current_settings():
+    values = {f.name: st.session_state[_key(f.name)] for f in dataclasses.fields(Settings)}
+    return Settings.from_dict(values)
+
+
+@st.cache_resource(show_spinner="Preparing data and voters...", max_entries=6)
+def _problem(settings, csv_digest, _csv_bytes):
+    return build_problem(settings, _csv_bytes)
+
+
+def draw_sidebar():
+    """Draw the shared sidebar; return ``(settings, problem or None, error text or None)``."""
+    _init_defaults()
+    _load_pending()
+    with st.sidebar:
+        st.header("Data and voters")
+        csv_file = _data_widgets()
+        with st.expander("Split, noise, normalization", expanded=False):
+            _split_widgets()
+        with st.expander("Voter pool and δ", expanded=True):
+            _pool_widgets()
+    if "settings_error" in st.session_state:
+        st.sidebar.warning(st.session_state.pop("settings_error"))
+    try:
+        settings = _current_settings()
+    except data.DataError as exc:
+        return DEFAULTS, None, str(exc)
+    st.query_params.from_dict({k: str(v) for k, v in settings.to_dict().items()})
+    _reset_runs_if_changed(settings)
+    csv_bytes = csv_file.getvalue() if csv_file is not None else None
+    digest = hashlib.sha256(csv_bytes).hexdigest() if csv_bytes is not None else ""
+    try:
+        problem = _problem(settings, digest, csv_bytes)
+    except data.DataError as exc:
+        return settings, None, str(exc)
+    return settings, problem, None
+
+
+def _reset_runs_if_changed(settings):
+    key = settings.data_key()
+    old = st.session_state.get("data_key")
+    st.session_state["data_key"] = key
+    if old is not None and old != key:
+        dropped = [k for k in st.session_state if str(k).startswith(RUN_PREFIX)]
+        for k in dropped:
+            del st.session_state[k]
+        if dropped:
+            st.session_state["reset_notice"] = ("Data or voters changed: the runs were reset.")
+
+
+def show_reset_notice():
+    """Show (once) the notice that a data change reset the runs."""
+    notice = st.session_state.pop("reset_notice", None)
+    if notice:
+        st.info(notice, icon="🔄")
+
+
+def require_problem():
+    """The settings and problem prepared by ``app.py``; a clear message and stop otherwise."""
+    problem = st.session_state.get("problem")
+    if problem is None:
+        error = st.session_state.get("problem_error") or "No data yet."
+        st.error(f"**The data could not be used.** {error}", icon="⚠️")
+        st.stop()
+    return st.session_state["settings"], problem

@@ -1,0 +1,162 @@
+"""The app's experiment set-up as plain data: settings -> data split -> fitted voter pool.
+
+``Settings`` holds every choice of the shared sidebar (data set, split, normalization,
+noise, voter pool, delta) and round-trips through JSON and URL query strings, so a link or
+an exported file reproduces the same view.  ``build_problem`` turns settings into the
+training/test voter operators the steppers consume.  No Streamlit here.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import data
+from .voters import HyperplanePool, RBFPool, StumpPool
+
+__all__ = ["Settings", "Problem", "build_problem", "POOLS"]
+
+POOLS = ("stumps", "hyperplanes", "rbf")
+SOURCES = ("toy", "real", "csv")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that defines the data and the voters of a run."""
+
+    source: str = "toy"
+    toy: str = "moons"
+    n_samples: int = 300
+    toy_noise: float = 0.25
+    data_seed: int = 0
+    real: str = "breast_cancer"
+    pair: str = ""            # "a vs b" or "a vs rest" for multi-class sets; "" = default
+    csv_label: str = ""       # label column of an uploaded CSV ("" = last column)
+    train_ratio: float = 0.7
+    split_seed: int = 0
+    normalize: bool = False
+    feature_noise: float = 0.0
+    pool: str = "stumps"
+    n_thresholds: str = "10"  # an integer as text, or "all"
+    n_pool: int = 100         # hyperplanes / RBF centres
+    delta: float = 0.05
+
+    def __post_init__(self):
+        if self.source not in SOURCES:
+            raise data.DataError(f"source must be one of {SOURCES}, got {self.source!r}")
+        if self.pool not in POOLS:
+            raise data.DataError(f"pool must be one of {POOLS}, got {self.pool!r}")
+        if not 0.0 < self.delta <= 1.0:
+            raise data.DataError(f"delta must be in (0, 1], got {self.delta}")
+        if not 0.0 < self.train_ratio < 1.0:
+            raise data.DataError(f"train ratio must be in (0, 1), got {self.train_ratio}")
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+    def to_json(self):
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, values):
+        """Settings from a dict of strings or values (query params, JSON); unknown keys ignored."""
+        kwargs = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in values:
+                continue
+            raw = values[f.name]
+            try:
+                if f.type == "bool":
+                    kwargs[f.name] = raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes")
+                elif f.type == "int":
+                    kwargs[f.name] = int(raw)
+                elif f.type == "float":
+                    kwargs[f.name] = float(raw)
+                else:
+                    kwargs[f.name] = str(raw)
+            except (TypeError, ValueError):
+                raise data.DataError(f"setting {f.name!r}: cannot read {raw!r} as {f.type}") from None
+        return cls(**kwargs)
+
+    def data_key(self):
+        """The part of the settings that changes the data or the voters (runs reset on change)."""
+        d = self.to_dict()
+        d.pop("delta")
+        return tuple(sorted(d.items()))
+
+    def thresholds(self):
+        if self.n_thresholds == "all":
+            return "all"
+        try:
+            n = int(self.n_thresholds)
+        except ValueError:
+            raise data.DataError(f"thresholds per feature must be a positive integer or 'all', "
+                                 f"got {self.n_thresholds!r}") from None
+        if n < 1:
+            raise data.DataError(f"thresholds per feature must be at least 1, got {n}")
+        return n
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """A data split with its fitted pool and voter operators."""
+
+    dataset: data.Dataset
+    split: data.Split
+    pool: object
+    H_train: object
+    H_test: object
+
+    @property
+    def n_voters(self):
+        return self.H_train.shape[1]
+
+    def vote_on(self, X, weights):
+        """Normalized vote ``sum_k Q_k h_k(x)`` of weights on new inputs (e.g. a plot grid)."""
+        total = float(np.sum(weights))
+        return self.pool.operator(X).matvec(weights) / (total if total > 0 else 1.0)
+
+
+def _pair(text):
+    text = text.strip()
+    if not text:
+        return None
+    parts = [p.strip() for p in text.split(" vs ")]
+    if len(parts) != 2 or not all(parts):
+        raise data.DataError(f"class pair must look like 'a vs b' or 'a vs rest', got {text!r}")
+    return tuple(parts)
+
+
+def load(settings, csv_file=None):
+    """The :class:`~cbviz.data.Dataset` the settings name (``csv_file``: uploaded file or bytes)."""
+    if settings.source == "toy":
+        return data.make_toy(settings.toy, settings.n_samples, settings.toy_noise, settings.data_seed)
+    if settings.source == "real":
+        return data.load_dataset(settings.real, pair=_pair(settings.pair))
+    if csv_file is None:
+        raise data.DataError("choose a CSV file to upload")
+    return data.load_csv(csv_file, label=settings.csv_label or None, pair=_pair(settings.pair))
+
+
+def make_pool(settings):
+    """The unfitted voter pool of the settings."""
+    if settings.pool == "stumps":
+        return StumpPool(n_thresholds=settings.thresholds())
+    if settings.pool == "hyperplanes":
+        return HyperplanePool(n_hyperplanes=settings.n_pool, random_state=settings.split_seed)
+    return RBFPool(n_centers=settings.n_pool, random_state=settings.split_seed)
+
+
+def build_problem(settings, csv_file=None):
+    """Data set -> seeded split (noise, tanh normalization) -> pool fitted on the training part."""
+    ds = load(settings, csv_file)
+    split = data.prepare(ds, settings.train_ratio, settings.split_seed, settings.normalize,
+                         settings.feature_noise)
+    try:
+        pool = make_pool(settings).fit(split.X_train, split.y_train, feature_names=split.feature_names)
+    except ValueError as exc:
+        raise data.DataError(f"cannot build the voter pool: {exc}") from None
+    return Problem(dataset=ds, split=split, pool=pool, H_train=pool.operator(split.X_train),
+                   H_test=pool.operator(split.X_test))

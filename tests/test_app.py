@@ -1,0 +1,160 @@
+"""AppTest checks of every page: loads, steps, revisits, resets, bad input."""
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+STEP = "pages/step_through_cbboost.py"
+GRADIENT = "pages/gradient_vs_exhaustive.py"
+TIMEOUT = 60
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def app(page=None, **params):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for k, v in params.items():
+        at.query_params[k] = str(v)
+    at.run()
+    if page:
+        at.switch_page(str(ROOT / page)).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def charts(at):
+    """Trace names of every Plotly chart on the page, by chart title."""
+    out = {}
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        title = spec["layout"].get("title", {})
+        title = title.get("text", "") if isinstance(title, dict) else str(title)
+        out[title] = [trace.get("name") for trace in spec["data"]]
+    return out
+
+
+def history(at):
+    return at.session_state["run_cbboost"]["run"].history
+
+
+def status(at):
+    return next(m.value for m in at.markdown if m.value.startswith("**Iteration"))
+
+
+def test_home_loads_and_explains():
+    at = app()
+    text = " ".join(m.value for m in at.markdown)
+    assert "C-bound" in text and "Gibbs risk" in text and "disagreement" in text
+    assert at.button(key="home_start")
+
+
+def test_home_start_opens_step_page_on_moons():
+    at = app()
+    at.button(key="home_start").click().run()
+    assert not at.exception
+    assert at.session_state["s_toy"] == "moons"
+    assert any(t.value == "Step through CB-Boost" for t in at.title)
+
+
+def test_step_page_default_view():
+    at = app(STEP)
+    assert any("Press **Step**" in i.value for i in at.info)
+    assert at.button(key="cb_step") and at.button(key="cb_run_end")
+
+
+def test_steps_advance_and_charts_carry_traces():
+    at = app(STEP)
+    at.button(key="cb_step").click().run()
+    assert len(history(at)) == 1
+    at.button(key="cb_step10").click().run()
+    assert not at.exception
+    assert len(history(at)) == 11
+    assert status(at).startswith("**Iteration 11** of 11")
+    names = [n for traces in charts(at).values() for n in traces]
+    for expected in ["empirical C-bound", "train error", "test error", "KL(Q||P)",
+                     "ln n (ceiling)", "weight alpha", "margins", "C-bound along alpha",
+                     "closed-form optimum (Theorem 3)", "vote value", "train +1", "test -1"]:
+        assert expected in names, (expected, names)
+    assert any(n.startswith("new voter:") for n in names if n)
+    assert at.dataframe  # the table of voters in the vote
+
+
+def test_revisiting_an_iteration_changes_the_values():
+    at = app(STEP)
+    at.button(key="cb_step").click().run()
+    at.button(key="cb_step10").click().run()
+    last = status(at)
+    at.slider(key="cb_view").set_value(3).run()
+    assert not at.exception
+    earlier = status(at)
+    assert earlier.startswith("**Iteration 3** of 11") and earlier != last
+    rec = history(at)[2]
+    assert f"{rec.c_bound:.4f}" in earlier
+
+
+def test_run_to_end_stops_with_reason():
+    at = app(STEP)
+    at.number_input(key="cb_max_iter").set_value(15).run()
+    at.button(key="cb_run_end").click().run()
+    assert not at.exception
+    assert len(history(at)) == 15
+    assert any("max_iter reached" in s.value for s in at.success)
+
+
+def test_changing_data_resets_runs_with_notice():
+    at = app(STEP)
+    at.button(key="cb_step10").click().run()
+    assert len(history(at)) == 10
+    at.selectbox(key="s_toy").set_value("circles").run()
+    assert not at.exception
+    assert any("runs were reset" in i.value for i in at.info)
+    assert len(history(at)) == 0
+
+
+def test_real_data_set_step_and_no_regions_chart():
+    at = app(STEP, source="real", real="breast_cancer")
+    at.button(key="cb_step10").click().run()
+    assert not at.exception
+    assert len(history(at)) == 10
+    assert "vote value" not in [n for t in charts(at).values() for n in t]
+
+
+def test_bad_class_pair_shows_error_not_traceback():
+    at = app(STEP, source="real", real="wine", pair="1 vs 99")
+    assert not at.exception
+    assert at.error and "could not be used" in at.error[0].value
+
+
+def test_run_that_stops_at_once_shows_message():
+    import numpy as np
+
+    from cbviz.algorithms import CBBoost
+    at = app(STEP)
+    # a pool whose only voter has a negative margin: the run must stop at the first step
+    run = CBBoost(max_iter=100).start(np.array([[1.0], [-1.0]]), np.array([-1, 1]))
+    at.session_state["run_cbboost"] = {"config": ("exhaustive", 100, 0.05), "run": run}
+    at.button(key="cb_step").click().run()
+    assert not at.exception
+    assert run.done and not run.history
+    assert at.warning and "positive margin" in at.warning[0].value
+
+
+def test_gradient_page_loads_with_landscape_and_lockstep():
+    at = app(GRADIENT)
+    names = charts(at)
+    flat = [n for traces in names.values() for n in traces]
+    assert "candidate voters" in flat
+    assert any(n.startswith(("exhaustive pick", "both rules pick")) for n in flat if n)
+    assert "exhaustive (CB-Boost)" in flat and "gradient (GB-CB-Boost)" in flat
+    assert any("agree" in title.lower() for title in names)
+    at.slider(key="gx_view").set_value(5).run()
+    assert not at.exception
+    assert at.metric
+
+
+@pytest.mark.parametrize("page", [None, STEP, GRADIENT])
+def test_every_page_loads_on_a_csv_source_without_file(page):
+    at = app(page, source="csv")
+    assert not at.exception
+    if page:
+        assert at.error and "CSV" in at.error[0].value

@@ -1,0 +1,128 @@
+"""The real app in headless Chromium: start it, click through each page, take screenshots.
+
+Needs Debian's Chromium at /usr/bin/chromium (``.ci/run`` installs it and sets
+CBVIZ_REQUIRE_BROWSER=1, which turns a missing browser into a failure).
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "screenshots"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CBVIZ_REQUIRE_BROWSER"):
+        raise RuntimeError(f"browser tests required but {CHROMIUM} is missing")
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(proc.stdout.read().decode(errors="replace")[-2000:])
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    break
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.5)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def page():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield browser.new_page(viewport={"width": 1280, "height": 800})
+        browser.close()
+
+
+def settle(page):
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
+    page.wait_for_function(
+        "() => { const a = document.querySelector(\"[data-testid='stApp']\");"
+        " return a && a.getAttribute('data-test-script-state') === 'notRunning'; }",
+        timeout=60_000)
+    page.wait_for_timeout(400)
+
+
+def no_exception(page):
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def shoot(page, name):
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def click(page, text):
+    page.get_by_role("button", name=text, exact=True).first.click()
+    settle(page)
+
+
+def test_home_then_step_through(server, page):
+    page.goto(server)
+    settle(page)
+    no_exception(page)
+    shoot(page, "home")
+    click(page, "▶ Start on the two-moons toy set")
+    for _ in range(3):
+        click(page, "Step")
+    no_exception(page)
+    assert page.get_by_text("Iteration 3", exact=False).count() > 0
+    assert page.locator(".js-plotly-plot").count() >= 6
+    shoot(page, "step_through")
+    page.mouse.wheel(0, 900)
+    page.wait_for_timeout(500)
+    shoot(page, "step_through_scrolled")
+
+
+def test_gradient_page(server, page):
+    page.goto(server + "/gradient_vs_exhaustive")
+    settle(page)
+    no_exception(page)
+    assert page.locator(".js-plotly-plot").count() >= 2
+    shoot(page, "gradient_vs_exhaustive")
+
+
+def test_bad_csv_upload_shows_message(server, page, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b,label\n1,x,0\n2,y,1\n3,z,0\n")
+    page.goto(server + "/step_through_cbboost?source=csv")
+    settle(page)
+    page.locator("input[type='file']").first.set_input_files(str(bad))
+    settle(page)
+    no_exception(page)
+    assert page.get_by_text("could not be used", exact=False).count() > 0
+    shoot(page, "bad_csv")

@@ -1,0 +1,390 @@
+"""Checks of the figure builders in cbviz.plots on a real CB-Boost run.
+
+Each figure is built from a small CB-Boost run on two moons (stump pool) and inspected
+as data: trace names, titles, axis titles, hover templates, uirevision, the positions
+of the marker lines, and that the figure serializes to JSON.
+"""
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+from sklearn.datasets import make_moons
+
+from cbviz import bounds
+from cbviz import plots as P
+from cbviz.algorithms import CBBoost, lockstep
+from cbviz.algorithms.base import Candidates
+from cbviz.voters import StumpPool
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = make_moons(80, noise=0.2, random_state=0)
+    X_test, y_test = make_moons(60, noise=0.2, random_state=1)
+    return X, 2 * y - 1, X_test, 2 * y_test - 1
+
+
+@pytest.fixture(scope="module")
+def pool(data):
+    return StumpPool(10).fit(data[0])
+
+
+@pytest.fixture(scope="module")
+def run(data, pool):
+    X, y, X_test, y_test = data
+    return CBBoost(10, keep_candidates=True).start(
+        pool.operator(X), y, pool.operator(X_test), y_test, describe=pool.describe).run()
+
+
+@pytest.fixture(scope="module")
+def frame(run):
+    return run.to_frame()
+
+
+def names(fig):
+    return [t.name for t in fig.data]
+
+
+def trace(fig, name):
+    found = [t for t in fig.data if t.name == name]
+    assert len(found) == 1, f"expected one trace named {name!r}, got {names(fig)}"
+    return found[0]
+
+
+def check_common(fig, uirevision, expected_names):
+    """The conventions every figure keeps."""
+    assert isinstance(fig, go.Figure)
+    assert fig.layout.title.text and fig.layout.title.text.strip()
+    assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
+    assert fig.layout.uirevision == uirevision
+    assert fig.layout.template.layout.paper_bgcolor is not None  # a template is applied
+    assert 340 <= fig.layout.height <= 520  # plot area plus the legend rows under it
+    for name in expected_names:
+        trace(fig, name)
+    for t in fig.data:
+        assert t.name, "every trace has a name"
+        assert t.hovertemplate, f"trace {t.name!r} has no hover template"
+    visible = [t for t in fig.data if t.showlegend is not False]
+    if len(visible) > 1:
+        assert fig.layout.showlegend is True
+        assert fig.layout.legend.orientation == "h"
+    fig.to_json()  # serializes
+
+
+def test_template_is_plotly_white(frame):
+    import plotly.io as pio
+    fig = P.bounds_figure(frame)
+    assert fig.layout.template == pio.templates["plotly_white"]
+
+
+BOUND_TRACES = ["empirical C-bound", "PAC-Bayes C-bound (Roy et al. 2016, Thm 2)",
+                "first-order bound (PAC-Bound 0)", "Seeger C-bound (PAC-Bound 1)",
+                "tandem bound", "train error"]
+
+
+def test_bounds_figure(frame):
+    fig = P.bounds_figure(frame, current=4, uirevision="b-test")
+    check_common(fig, "b-test", BOUND_TRACES + ["current iteration"])
+    assert list(fig.layout.yaxis.range) == [0.0, 1.02]
+    marker = trace(fig, "current iteration")
+    assert set(marker.x) == {4}
+    c = trace(fig, "empirical C-bound")
+    np.testing.assert_allclose(c.y, frame["c_bound"])
+    np.testing.assert_allclose(c.x, frame["iteration"])
+    train = trace(fig, "train error")
+    assert np.all(np.asarray(train.y) <= np.asarray(c.y) + 1e-12)  # the guarantee shown
+    assert train.line.dash == "dash" and train.fill == "tozeroy"
+    assert "current iteration" not in names(P.bounds_figure(frame))
+    assert P.bounds_figure(frame).layout.uirevision == "bounds"
+
+
+def test_error_figure(frame):
+    fig = P.error_figure(frame, current=3)
+    check_common(fig, "errors", ["train error", "test error", "current iteration"])
+    np.testing.assert_allclose(trace(fig, "test error").y, frame["test_error"])
+    assert set(trace(fig, "current iteration").x) == {3}
+
+
+def test_error_figure_without_test_data(frame):
+    no_test = frame.assign(test_error=None)
+    fig = P.error_figure(no_test)
+    assert names(fig) == ["train error"]
+    check_common(fig, "errors", ["train error"])
+    assert names(P.error_figure(frame.assign(test_error=np.nan))) == ["train error"]
+
+
+def test_kl_figure(frame, pool):
+    n = pool.n_voters_
+    fig = P.kl_figure(frame, n, current=2)
+    check_common(fig, "kl", ["KL(Q||P)", "ln n (ceiling)", "current iteration"])
+    np.testing.assert_allclose(trace(fig, "ln n (ceiling)").y, math.log(n))
+    np.testing.assert_allclose(trace(fig, "KL(Q||P)").y, frame["kl"])
+    assert "nats" in fig.layout.yaxis.title.text
+    assert P.kl_figure(frame, np.int64(n)).data[1].y[0] == pytest.approx(math.log(n))
+    for bad in (0, 2.5, "many", None):
+        with pytest.raises(ValueError):
+            P.kl_figure(frame, bad)
+
+
+def test_alpha_figure(frame):
+    fig = P.alpha_figure(frame, current=3)
+    check_common(fig, "alpha", ["weight alpha"])
+    bar = trace(fig, "weight alpha")
+    assert isinstance(bar, go.Bar)
+    np.testing.assert_allclose(bar.y, frame["alpha"])
+    assert list(bar.customdata) == list(frame["label"])
+    assert "customdata" in bar.hovertemplate and "y:.4g" in bar.hovertemplate
+    colors = list(bar.marker.color)
+    assert len(set(colors)) == 2 and colors.count(colors[2]) == 1  # only iteration 3 differs
+    plain = P.alpha_figure(frame).data[0].marker.color
+    assert len(set(plain)) == 1
+
+
+def test_margin_figure(run, data):
+    y = data[1]
+    rec = run.history[-1]
+    M = bounds.margins(run.F, y, rec.weights.sum())
+    fig = P.margin_figure(M, rec.mu1, rec.mu2)
+    check_common(fig, "margins", ["margins", "mu1 (mean margin)", "sqrt(mu2)"])
+    assert set(trace(fig, "mu1 (mean margin)").x) == {rec.mu1}
+    assert set(trace(fig, "sqrt(mu2)").x) == {math.sqrt(rec.mu2)}
+    assert any(set(t.x) == {0.0} for t in fig.data if t.name not in ("margins",))
+    assert list(fig.layout.xaxis.range) == [-1.0, 1.0]
+    assert sum(trace(fig, "margins").y) == M.size  # every example counted, even at +-1
+    assert f"{rec.mu1:.4g}" in fig.layout.title.text
+    assert f"{math.sqrt(rec.mu2):.4g}" in fig.layout.title.text
+    assert "margin" in fig.layout.xaxis.title.text
+
+
+def test_margin_figure_counts_the_edges():
+    fig = P.margin_figure(np.array([-1.0, -1.0, 1.0, 0.5]), 0.5, 0.75)
+    assert sum(fig.data[0].y) == 4
+
+
+def rgb(color):
+    """(r, g, b) of "rgb(r,g,b)" or "#rrggbb"."""
+    if color.startswith("#"):
+        return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(float(v)) for v in color[color.index("(") + 1:-1].split(",")[:3])
+
+
+def grid(X, n=30):
+    gx = np.linspace(X[:, 0].min() - 0.3, X[:, 0].max() + 0.3, n)
+    gy = np.linspace(X[:, 1].min() - 0.3, X[:, 1].max() + 0.3, n + 5)
+    return np.meshgrid(gx, gy)
+
+
+def test_decision_figure(run, pool, data):
+    X, y, X_test, y_test = data
+    xx, yy = grid(X)
+    rec = run.history[-1]
+    G = np.c_[xx.ravel(), yy.ravel()]
+    Z = (run.decision_function(pool.operator(G)) / rec.weights.sum()).reshape(xx.shape)
+    k = rec.index
+    stump = {"feature": int(pool.feature_[k]), "threshold": float(pool.threshold_[k]),
+             "label": rec.label}
+    fig = P.decision_figure(xx, yy, Z, X, y, X_test, y_test, stump=stump,
+                            feature_names=("a", "b"))
+    expected = ["vote value", "train +1", "train -1", "test +1", "test -1",
+                f"new voter: {rec.label}"]
+    check_common(fig, "regions", expected)
+    heat = trace(fig, "vote value")
+    assert heat.zmin == -1 and heat.zmax == 1 and heat.zmid == 0
+    assert heat.colorbar.title.text == "vote"
+    # diverging scale: -1 end blue, +1 end red, like the -1 / +1 points
+    low, high = (rgb(heat.colorscale[0][1]), rgb(heat.colorscale[-1][1]))
+    assert low[2] > low[0] and high[0] > high[2]
+    plus, minus = rgb(trace(fig, "train +1").marker.color), rgb(trace(fig, "train -1").marker.color)
+    assert plus[0] > plus[2] and minus[2] > minus[0]
+    assert "symbol" in trace(fig, "test +1").marker and "open" in trace(fig, "test +1").marker.symbol
+    assert "open" not in trace(fig, "train +1").marker.symbol
+    assert len(trace(fig, "train +1").x) == int(np.sum(y == 1))
+    assert len(trace(fig, "test -1").x) == int(np.sum(y_test == -1))
+    line = trace(fig, f"new voter: {rec.label}")
+    if stump["feature"] == 0:
+        assert set(line.x) == {stump["threshold"]}
+    else:
+        assert set(line.y) == {stump["threshold"]}
+    assert fig.layout.xaxis.title.text == "a" and fig.layout.yaxis.title.text == "b"
+
+
+def test_decision_figure_minimal_and_horizontal_stump(data):
+    X, y, _, _ = data
+    gx, gy = np.linspace(-2, 3, 20), np.linspace(-1, 2, 15)
+    Z = np.tanh(gy[:, None] - 0.5 + 0 * gx[None, :])  # rows follow y
+    fig = P.decision_figure(gx, gy, Z, X, y, stump={"feature": 1, "threshold": 0.25,
+                                                    "label": "x1 > 0.25"})
+    assert "test +1" not in names(fig)
+    line = trace(fig, "new voter: x1 > 0.25")
+    assert set(line.y) == {0.25}
+    check_common(fig, "regions", ["vote value", "train +1", "train -1"])
+
+
+def test_direction_curve_figure(run):
+    curve = run.direction_curve(4)
+    fig = P.direction_curve_figure(curve)
+    check_common(fig, "direction", ["C-bound along alpha", "closed-form optimum (Theorem 3)",
+                                    "C-bound before the step"])
+    star = trace(fig, "closed-form optimum (Theorem 3)")
+    assert star.x[0] == pytest.approx(curve.alpha_star) and star.y[0] == pytest.approx(curve.c_star)
+    assert set(trace(fig, "C-bound before the step").y) == {curve.c_now}
+    assert trace(fig, "C-bound before the step").line.dash == "dot"
+    assert curve.label in fig.layout.title.text
+    # the closed-form optimum is the curve's minimum (Theorem 3)
+    assert curve.c_star <= np.min(curve.c_values) + 1e-9
+
+
+def test_direction_curve_without_optimum(run):
+    curve = run.direction_curve(4)
+    import dataclasses
+    flat = dataclasses.replace(curve, alpha_star=None, c_star=None)
+    fig = P.direction_curve_figure(flat)
+    assert "closed-form optimum (Theorem 3)" not in names(fig)
+    check_common(fig, "direction", ["C-bound along alpha", "C-bound before the step"])
+
+
+def test_landscape_figure(run, pool):
+    cands = run.history[4].candidates
+    fig = P.landscape_figure(cands, pool.describe)
+    e, g = cands.exhaustive_pick, cands.gradient_pick
+    expected = ["candidate voters"]
+    if e == g:
+        expected.append(f"both rules pick: {pool.describe(e)}")
+    else:
+        expected += [f"exhaustive pick: {pool.describe(e)}", f"gradient pick: {pool.describe(g)}"]
+    check_common(fig, "landscape", expected)
+    assert fig.layout.xaxis.title.text == "gradient score −∂C/∂a_k at a_k = 0"
+    assert fig.layout.yaxis.title.text == "exact C-bound decrease (Property 1)"
+    pts = trace(fig, "candidate voters")
+    assert len(pts.x) == int(cands.valid.sum())
+    descriptions = {row[0] for row in pts.customdata}
+    assert descriptions == {pool.describe(k) for k in np.flatnonzero(cands.valid)}
+    assert "customdata[0]" in pts.hovertemplate and "customdata[1]" in pts.hovertemplate
+
+
+def synthetic_candidates(n, e, g, seed=0):
+    rng = np.random.default_rng(seed)
+    gradient = rng.normal(size=n)
+    valid = gradient > 0.5
+    decrease = np.where(valid, rng.uniform(0, 0.01, n), 0.0)
+    gradient[g] = 10.0
+    decrease[e] = 0.5
+    valid[[e, g]] = True
+    alpha = np.where(valid, rng.uniform(0, 1, n), 0.0)
+    return Candidates(gradient=gradient, decrease=decrease, alpha=alpha, valid=valid)
+
+
+def test_landscape_picks_differ_and_sequence_labels():
+    cands = synthetic_candidates(300, e=7, g=11)
+    labels = [f"v{k}" for k in range(300)]
+    fig = P.landscape_figure(cands, labels, uirevision="L")
+    check_common(fig, "L", ["candidate voters", "no progress", "exhaustive pick: v7",
+                            "gradient pick: v11"])
+    assert trace(fig, "exhaustive pick: v7").y[0] == 0.5
+    assert trace(fig, "gradient pick: v11").x[0] == 10.0
+    assert fig.data[names(fig).index("exhaustive pick: v7")].marker.symbol != \
+        fig.data[names(fig).index("gradient pick: v11")].marker.symbol
+
+
+def test_landscape_no_pick():
+    n = 20
+    z = np.zeros(n)
+    cands = Candidates(gradient=np.linspace(-1, 0, n), decrease=z, alpha=z, valid=np.zeros(n, bool))
+    fig = P.landscape_figure(cands, lambda k: f"h{k}")
+    assert not any("pick" in name for name in names(fig))
+    check_common(fig, "landscape", ["candidate voters", "no progress"])
+
+
+def test_landscape_large_pool_is_fast():
+    n = 200_000
+    cands = synthetic_candidates(n, e=123_456, g=42)
+    start = time.perf_counter()
+    fig = P.landscape_figure(cands, lambda k: f"x{k % 2} > {k / n:.4g}")
+    elapsed = time.perf_counter() - start
+    assert elapsed < 3.0
+    assert all(isinstance(t, go.Scattergl) for t in fig.data)
+    assert len(trace(fig, "no progress").x) <= 5000
+    assert len(trace(fig, "candidate voters").x) <= 20000
+    pts = trace(fig, "candidate voters")
+    assert 0.5 in set(pts.y) and 10.0 in set(pts.x)  # the picks are among the points drawn
+    assert trace(fig, "exhaustive pick: " + f"x0 > {123_456 / n:.4g}")
+    assert trace(fig, "gradient pick: " + f"x0 > {42 / n:.4g}")
+
+
+def test_lockstep_figure(data, pool):
+    X, y, _, _ = data
+    _, _, table = lockstep(pool.operator(X), y, 8, describe=pool.describe)
+    fig = P.lockstep_figure(table)
+    check_common(fig, "lockstep", ["exhaustive (CB-Boost)", "gradient (GB-CB-Boost)",
+                                   "rules disagree"])
+    np.testing.assert_allclose(trace(fig, "exhaustive (CB-Boost)").y, table["exhaustive_c_bound"])
+    n_agree = int(table["agree"].sum())
+    assert f"{n_agree} of {len(table)}" in fig.layout.title.text
+
+
+def test_lockstep_figure_marks_disagreements():
+    table = pd.DataFrame({
+        "iteration": [1, 2, 3, 4],
+        "exhaustive_c_bound": [0.5, 0.4, 0.35, 0.3],
+        "gradient_c_bound": [0.5, 0.42, 0.36, None],
+        "agree": [True, False, True, False],
+        "exhaustive_label": ["a", "b", "c", "d"],
+        "gradient_label": ["a", "B", "c", None],
+    })
+    fig = P.lockstep_figure(table, uirevision="ls")
+    check_common(fig, "ls", ["exhaustive (CB-Boost)", "gradient (GB-CB-Boost)", "rules disagree"])
+    off = trace(fig, "rules disagree")
+    assert list(off.x) == [2, 4]
+    assert off.y[0] == 0.42 and off.y[1] == 0.3  # on the gradient curve; exhaustive once it stopped
+    assert list(off.customdata[0]) == ["b", "B"]
+    assert "2 of 4" in fig.layout.title.text and "50%" in fig.layout.title.text
+
+
+def test_weights_table(run, pool):
+    rec = run.history[-1]
+    added = {r.index: r.iteration for r in run.history}
+    table = P.weights_table(rec, pool.describe, added)
+    assert list(table.columns) == ["iteration added", "voter", "alpha", "share of the vote Q"]
+    assert list(table["iteration added"]) == sorted(added.values())
+    assert table["share of the vote Q"].sum() == pytest.approx(1.0)
+    first = run.history[0]
+    assert table.loc[0, "voter"] == first.label and table.loc[0, "alpha"] == pytest.approx(1.0)
+    by_history = P.weights_table(rec, pool.describe, run.history)
+    pd.testing.assert_frame_equal(table, by_history)
+
+
+def test_weights_table_sorts_by_iteration_added(run, pool):
+    rec = run.history[2]
+    order = {int(k): 10 - i for i, k in enumerate(rec.support)}
+    table = P.weights_table(rec, pool.describe, order)
+    assert list(table["iteration added"]) == sorted(order.values())
+    assert len(table) == rec.n_voters
+
+
+def test_empty_history_does_not_crash(pool):
+    empty = pd.DataFrame()
+    for fig in (P.bounds_figure(empty), P.error_figure(empty), P.kl_figure(empty, 10),
+                P.alpha_figure(empty)):
+        assert isinstance(fig, go.Figure)
+        fig.to_json()
+
+
+def test_decision_figure_rejects_a_grid_of_the_wrong_shape(data):
+    X, y, _, _ = data
+    with pytest.raises(ValueError, match="grid"):
+        P.decision_figure(np.arange(4.0), np.arange(3.0), np.zeros((4, 3)), X, y)
+
+
+def test_plots_does_not_load_streamlit():
+    code = "import sys, cbviz.plots; assert 'streamlit' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -1,7 +1,7 @@
 """cbviz: the Streamlit entry point (navigation, shared sidebar, home page)."""
 import streamlit as st
 
-from cbviz.ui.sidebar import apply_settings, draw_sidebar, show_reset_notice
+from cbviz.ui.sidebar import apply_settings, publish_sidebar
 
 st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon="🗳️", layout="wide")
 
@@ -48,9 +48,8 @@ gradient_page = st.Page("pages/gradient_vs_exhaustive.py", title="Gradient vs ex
 navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
                             step_page, gradient_page])
 
-settings, problem, error = draw_sidebar()
-st.session_state["settings"] = settings
-st.session_state["problem"] = problem
-st.session_state["problem_error"] = error
-show_reset_notice()
-navigation.run()
+publish_sidebar()
+try:
+    navigation.run()
+finally:  # the page of the next run must not take this run's sidebar for its own
+    st.session_state.pop("sidebar_drawn", None)

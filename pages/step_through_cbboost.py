@@ -27,9 +27,9 @@ speed = c_speed.select_slider("Play speed (seconds per step)", [0.25, 0.5, 1.0, 
 run = runs.cbboost_run(problem, settings, direction, max_iter)
 
 b = st.columns(6)
-b[0].button("Step", on_click=runs.step, args=(run, 1), disabled=run.done, key="cb_step",
+b[0].button("Step", on_click=runs.step, args=(1,), disabled=run.done, key="cb_step",
             width="stretch")
-b[1].button("Step ×10", on_click=runs.step, args=(run, 10), disabled=run.done, key="cb_step10",
+b[1].button("Step ×10", on_click=runs.step, args=(10,), disabled=run.done, key="cb_step10",
             width="stretch")
 run_to_end = b[2].button("Run to end", disabled=run.done, key="cb_run_end", width="stretch")
 playing = st.session_state.get("cb_playing", False)
@@ -62,7 +62,7 @@ def show():
         if run.done:
             st.session_state["cb_playing"] = False
             st.rerun()
-        runs.step(run, 1)
+        runs.step(1, run)
     if not run.history:
         if run.done:
             st.warning(f"CB-Boost stopped before choosing a voter: {run.stop_reason}.", icon="⚠️")

@@ -12,12 +12,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def app(page=None, **params):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    """Run the home page (app.py) or one page script on its own.
+
+    A page run alone draws the shared sidebar itself (``require_problem``), which is also
+    what AppTest does after ``switch_page`` when the files sit in ``pages/``.
+    """
+    at = AppTest.from_file(str(ROOT / (page or "app.py")), default_timeout=TIMEOUT)
     for k, v in params.items():
         at.query_params[k] = str(v)
     at.run()
-    if page:
-        at.switch_page(str(ROOT / page)).run()
     assert not at.exception, at.exception
     return at
 
@@ -119,10 +122,18 @@ def test_real_data_set_step_and_no_regions_chart():
     assert "vote value" not in [n for t in charts(at).values() for n in t]
 
 
-def test_bad_class_pair_shows_error_not_traceback():
+def test_unknown_class_in_link_falls_back_to_a_valid_pair():
     at = app(STEP, source="real", real="wine", pair="1 vs 99")
     assert not at.exception
-    assert at.error and "could not be used" in at.error[0].value
+    assert at.session_state["s_pair"] == "1 vs 2"
+    assert "class 1 (+1) vs 2 (-1)" in at.caption[0].value
+
+
+def test_bad_settings_in_link_are_ignored_with_a_warning():
+    at = app(STEP, n_thresholds="lots", toy="moons")
+    assert not at.exception
+    assert at.warning and "Ignored settings" in at.warning[0].value
+    assert at.session_state["s_n_thresholds"] == "10"
 
 
 def test_run_that_stops_at_once_shows_message():

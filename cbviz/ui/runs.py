@@ -30,8 +30,13 @@ def cbboost_run(problem, settings, direction, max_iter):
     return run
 
 
-def step(run, n):
-    """Take up to ``n`` steps and show the newest iteration."""
+def step(n, run=None):
+    """Take up to ``n`` steps of ``run`` (default: the held run); show the newest iteration."""
+    if run is None:
+        held = st.session_state.get(CB_KEY)
+        if held is None:
+            return
+        run = held["run"]
     for _ in range(n):
         if run.step() is None:
             break

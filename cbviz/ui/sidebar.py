@@ -39,6 +39,10 @@ def _load_pending():
         return
     try:
         settings = Settings.from_dict({**DEFAULTS.to_dict(), **pending})
+        if settings.toy not in data.TOY_KINDS:
+            raise data.DataError(f"unknown toy set {settings.toy!r}")
+        if settings.n_thresholds not in THRESHOLD_CHOICES:
+            raise data.DataError(f"thresholds per feature must be one of {THRESHOLD_CHOICES}")
     except data.DataError as exc:
         st.session_state["settings_error"] = f"Ignored settings from the link or file: {exc}"
         return
@@ -198,8 +202,23 @@ def show_reset_notice():
         st.info(notice, icon="🔄")
 
 
+def publish_sidebar():
+    """Draw the sidebar and leave its result in session state for the page of this run."""
+    settings, problem, error = draw_sidebar()
+    st.session_state.update(settings=settings, problem=problem, problem_error=error,
+                            sidebar_drawn=True)
+    show_reset_notice()
+
+
 def require_problem():
-    """The settings and problem prepared by ``app.py``; a clear message and stop otherwise."""
+    """The settings and problem of this run; a clear message and stop when there is none.
+
+    ``app.py`` draws the sidebar before the page; a page script run on its own (as
+    ``AppTest`` does after a page switch) draws it here instead.
+    """
+    if not st.session_state.pop("sidebar_drawn", False):
+        publish_sidebar()
+        st.session_state.pop("sidebar_drawn")
     problem = st.session_state.get("problem")
     if problem is None:
         error = st.session_state.get("problem_error") or "No data yet."

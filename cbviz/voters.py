@@ -140,6 +140,7 @@ class StumpOperator(VoterOperator):
         idx = np.asarray(idx, dtype=int)
         view = object.__new__(StumpOperator)
         view.__dict__.update(self.__dict__)
+        view._buffer = None
         view.feature, view.threshold, view.sign = self.feature[idx], self.threshold[idx], self.sign[idx]
         view._base = self._base[idx]
         view.shape = (self.shape[0], idx.size)
@@ -148,7 +149,10 @@ class StumpOperator(VoterOperator):
 
     def rmatvec(self, v):
         v = np.asarray(v, dtype=float)
-        seg = np.add.reduceat(v.take(self._order).ravel(), self._bounds)
+        if getattr(self, "_buffer", None) is None:  # reused: a fresh m*d array costs page faults
+            self._buffer = np.empty(self._order.shape)
+        np.take(v, self._order, out=self._buffer)
+        seg = np.add.reduceat(self._buffer.ravel(), self._bounds)
         acc = np.empty(seg.size + 1)
         acc[0] = 0.0
         np.cumsum(seg, out=acc[1:])

@@ -103,6 +103,12 @@ def test_home_then_step_through(server, page):
     assert page.get_by_text("Iteration 3", exact=False).count() > 0
     assert page.locator(".js-plotly-plot").count() >= 6
     shoot(page, "step_through")
+    click(page, "▶ Play")
+    page.wait_for_timeout(3000)  # 0.5 s per step: several steps while playing
+    click(page, "⏸ Pause")
+    no_exception(page)
+    assert page.get_by_text("Iteration 3 ", exact=False).count() == 0  # moved past 3
+    assert page.get_by_role("button", name="▶ Play").count() == 1
     page.mouse.wheel(0, 900)
     page.wait_for_timeout(500)
     shoot(page, "step_through_scrolled")

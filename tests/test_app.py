@@ -169,3 +169,41 @@ def test_every_page_loads_on_a_csv_source_without_file(page):
     assert not at.exception
     if page:
         assert at.error and "CSV" in at.error[0].value
+
+
+def test_settings_json_round_trip_replays_the_same_run():
+    from cbviz.ui import runs
+    at = app(STEP, toy="xor", n_samples="200")
+    at.radio(key="cb_direction").set_value("gradient").run()
+    at.button(key="cb_step10").click().run()
+    first = history(at)
+    run = at.session_state["run_cbboost"]["run"]
+    payload = runs.export_json(at.session_state["settings"], run)
+    loaded, config = runs.read_json(payload.encode())
+    assert config == {"direction": "gradient", "max_iter": 100, "iterations": 10}
+    # what the page does with an uploaded file, on a fresh session
+    fresh = app(STEP)
+    fresh.session_state["pending_settings"] = loaded
+    fresh.session_state["cb_replay"] = config["iterations"]
+    fresh.session_state["cb_pending_config"] = config
+    fresh.session_state["run_cbboost"] = None
+    fresh.run()
+    assert not fresh.exception
+    again = history(fresh)
+    assert fresh.session_state["s_toy"] == "xor"
+    assert [r.index for r in again] == [r.index for r in first]
+    assert [r.c_bound for r in again] == [r.c_bound for r in first]
+
+
+@pytest.mark.parametrize("raw, message", [
+    (b"{not json", "not a JSON file"),
+    (b'{"a": 1}', "not exported by cbviz"),
+    (b'{"settings": {}, "run": {"direction": "sideways", "max_iter": 3, "iterations": 1}}',
+     "unknown direction"),
+    (b'{"settings": {}, "run": {"direction": "gradient", "max_iter": -3, "iterations": 1}}',
+     "max_iter"),
+])
+def test_bad_settings_json_is_refused_with_a_reason(raw, message):
+    from cbviz.ui import runs
+    with pytest.raises(ValueError, match=message):
+        runs.read_json(raw)

@@ -52,7 +52,8 @@ if run_to_end:
 def vote_state(run, t):
     """Weights, training margins and the record of iteration ``t``."""
     w = run.weights_at(t)
-    M = bounds.margins(run.H.matvec(w), run.y, w.sum())
+    F = run.F if t == len(run.history) else run.H.matvec(w)  # the latest vote is kept by the run
+    M = bounds.margins(F, run.y, w.sum())
     return w, M, run.history[t - 1]
 
 

@@ -178,9 +178,6 @@ class Run:
         """Advance one iteration; return its :class:`Record`, or ``None`` when done."""
         if self.done:
             return None
-        if len(self.history) >= self.max_iter:
-            self.stop_reason = f"max_iter reached ({self.max_iter})"
-            return None
         t0 = time.perf_counter()
         moved = self._advance()
         if moved is None:

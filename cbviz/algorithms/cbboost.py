@@ -218,8 +218,9 @@ def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0
     iteration: both choices, whether they agree, the choice the gradient rule would make
     from the exhaustive run's own vote, and both C-bounds.
     """
-    runs = {d: CBBoost(max_iter, d, delta, keep_candidates=True).start(H, y, H_test, y_test, describe)
-            for d in DIRECTIONS}
+    # only the exhaustive run keeps its candidates: they give the gradient pick from its vote
+    runs = {d: CBBoost(max_iter, d, delta, keep_candidates=d == "exhaustive").start(
+        H, y, H_test, y_test, describe) for d in DIRECTIONS}
     for run in runs.values():
         run.run()
     ex, gr = runs["exhaustive"], runs["gradient"]

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-STEP = "pages/step_through_cbboost.py"
-GRADIENT = "pages/gradient_vs_exhaustive.py"
+STEP = "app_pages/step_through_cbboost.py"
+GRADIENT = "app_pages/gradient_vs_exhaustive.py"
 TIMEOUT = 60
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -15,7 +15,7 @@ def app(page=None, **params):
     """Run the home page (app.py) or one page script on its own.
 
     A page run alone draws the shared sidebar itself (``require_problem``), which is also
-    what AppTest does after ``switch_page`` when the files sit in ``pages/``.
+    so each page can be tested as its own script.
     """
     at = AppTest.from_file(str(ROOT / (page or "app.py")), default_timeout=TIMEOUT)
     for k, v in params.items():

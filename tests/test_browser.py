@@ -117,6 +117,7 @@ def test_home_then_step_through(server, page):
 def test_gradient_page(server, page):
     page.goto(server + "/gradient_vs_exhaustive")
     settle(page)
+    shoot(page, "gradient_vs_exhaustive")
     no_exception(page)
     assert page.locator(".js-plotly-plot").count() >= 2
     shoot(page, "gradient_vs_exhaustive")

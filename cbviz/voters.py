@@ -54,6 +54,21 @@ class VoterOperator:
         """The operator of the columns ``idx`` only (a view: no data is copied here)."""
         return _Restricted(self, np.asarray(idx, dtype=int))
 
+    def is_self_complemented(self):
+        """True when the pool is laid out as the papers' self-complemented sets: voters
+        ``0 .. n/2-1`` then their complements ``h_{k + n/2} = -h_k`` in the same order
+        (the layout of every pool here with ``complements=True``)."""
+        n = self.shape[1]
+        if n == 0 or n % 2:
+            return False
+        half = n // 2
+        step = max(1, 2**22 // max(1, self.shape[0]))  # columns per block: bounded memory
+        for lo in range(0, half, step):
+            idx = np.arange(lo, min(half, lo + step))
+            if not np.allclose(self.columns(idx), -self.columns(idx + half), rtol=0, atol=1e-12):
+                return False
+        return True
+
 
 class _Restricted(VoterOperator):
     """Columns ``idx`` of a parent operator, through the parent's products."""
@@ -122,8 +137,8 @@ class StumpOperator(VoterOperator):
         base_thr = np.zeros(n_base)
         base_feat[base] = feature
         base_thr[base] = threshold
-        index_type = np.int32 if m * d < 2**31 else np.int64
-        self._order = np.argsort(X.T, axis=1, kind="stable").astype(index_type)  # d x m
+        # intp: np.take would convert a narrower index type on every call
+        self._order = np.argsort(X.T, axis=1, kind="stable").astype(np.intp)  # d x m
         xs = np.take_along_axis(X.T, self._order, axis=1)
         pos = np.empty(n_base, dtype=np.int64)
         for j in np.unique(base_feat):  # setup only: one searchsorted per feature
@@ -135,12 +150,21 @@ class StumpOperator(VoterOperator):
         self._bounds = self._bounds[self._bounds < m * d]
         self._i_start = np.searchsorted(self._bounds, starts)
         self._i_end = np.searchsorted(self._bounds, starts + pos)  # == len(bounds) at the very end
+        for a in (self._order, self._bounds, self._i_start, self._i_end):
+            a.flags.writeable = False  # shared read-only between sessions
+
+    def is_self_complemented(self):
+        n = self.shape[1]
+        if n == 0 or n % 2:
+            return False
+        h = n // 2
+        return bool(np.array_equal(self._base[:h], self._base[h:])
+                    and np.array_equal(self.sign[:h], -self.sign[h:]))
 
     def restrict(self, idx):
         idx = np.asarray(idx, dtype=int)
         view = object.__new__(StumpOperator)
         view.__dict__.update(self.__dict__)
-        view._buffer = None
         view.feature, view.threshold, view.sign = self.feature[idx], self.threshold[idx], self.sign[idx]
         view._base = self._base[idx]
         view.shape = (self.shape[0], idx.size)
@@ -148,11 +172,10 @@ class StumpOperator(VoterOperator):
         return view
 
     def rmatvec(self, v):
+        # operators are shared between sessions (a cached problem): no state may change here,
+        # so the gathered copy of v is a fresh array on every call
         v = np.asarray(v, dtype=float)
-        if getattr(self, "_buffer", None) is None:  # reused: a fresh m*d array costs page faults
-            self._buffer = np.empty(self._order.shape)
-        np.take(v, self._order, out=self._buffer)
-        seg = np.add.reduceat(self._buffer.ravel(), self._bounds)
+        seg = np.add.reduceat(np.take(v, self._order).ravel(), self._bounds)
         acc = np.empty(seg.size + 1)
         acc[0] = 0.0
         np.cumsum(seg, out=acc[1:])

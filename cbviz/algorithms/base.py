@@ -174,6 +174,37 @@ class Run:
         """Current weight vector over all voters (a copy)."""
         return self._a.copy()
 
+    @property
+    def n_direct(self):
+        """Number of direct voters of a self-complemented pool (``n / 2``).
+
+        Algorithms with signed weights (MinCq, QuadBoost, the KL-regularized learner) work
+        on these and put a negative weight on the complement (:meth:`_set_signed`).
+        """
+        if not self.H.is_self_complemented():
+            raise ParameterError(
+                f"{type(self).__name__} needs a self-complemented pool: voters 0..n/2-1 and "
+                "their complements in the same order (pools with complements=True)")
+        return self.H.shape[1] // 2
+
+    def _set_signed(self, w):
+        """Set the vote from signed weights ``w`` on the direct voters.
+
+        ``w_k > 0`` goes to voter ``k``, ``w_k < 0`` to its complement ``k + n/2`` with weight
+        ``|w_k|``: the same vote with non-negative weights, so Q, KL and the bounds are those of
+        the self-complemented pool.
+        """
+        w = np.asarray(w, dtype=float)
+        a = np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)])
+        self._set_weights(a)
+
+    def _set_weights(self, a):
+        """Replace the whole non-negative weight vector and recompute the votes."""
+        self._a = np.asarray(a, dtype=float).copy()
+        self.F = self.H.matvec(self._a)
+        if self.H_test is not None:
+            self.F_test = self.H_test.matvec(self._a)
+
     def step(self):
         """Advance one iteration; return its :class:`Record`, or ``None`` when done."""
         if self.done:

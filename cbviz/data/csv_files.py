@@ -1,0 +1,260 @@
+"""Loading a user CSV file: size limits, decoding, parsing, label column, validation."""
+from __future__ import annotations
+
+import difflib
+import io
+import numbers
+import os
+
+import numpy as np
+import pandas as pd
+
+from .core import (
+    DataError,
+    Dataset,
+    _count,
+    _drop_constant,
+    _fmt,
+    _integral_labels,
+    _py,
+    _sorted_classes,
+)
+from .labels import _binarize
+
+
+def _size_text(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+
+
+def _read_raw(file, max_bytes):
+    """Return (bytes or str, display name) from a path, bytes or file-like object."""
+    limit = f"the limit is {max_bytes / 1e6:g} MB" if max_bytes >= 100_000 \
+        else f"the limit is {max_bytes:,} bytes"
+    if isinstance(file, (bytes, bytearray, memoryview)):
+        data, name = bytes(file), "uploaded"
+    elif isinstance(file, (str, os.PathLike)):
+        path = os.fspath(file)
+        if not os.path.isfile(path):
+            raise DataError(f"no such file: {path!r}")
+        size = os.path.getsize(path)
+        if size > max_bytes:
+            raise DataError(f"file is {_size_text(size)}; {limit}")
+        with open(path, "rb") as fh:
+            data = fh.read()
+        name = os.path.splitext(os.path.basename(path))[0] or "csv"
+    elif hasattr(file, "read"):
+        size = getattr(file, "size", None)
+        try:
+            file.seek(0)                        # read from the start (reruns re-read uploads)
+            if size is None:
+                file.seek(0, io.SEEK_END)
+                size = file.tell()
+                file.seek(0)
+        except (AttributeError, OSError, ValueError):
+            pass
+        if isinstance(size, numbers.Integral) and size > max_bytes:
+            raise DataError(f"file is {_size_text(size)}; {limit}")
+        data = file.read()
+        raw_name = getattr(file, "name", None)
+        name = (os.path.splitext(os.path.basename(str(raw_name)))[0]
+                if isinstance(raw_name, (str, os.PathLike)) else "") or "uploaded"
+    else:
+        raise DataError("file must be a path, bytes or a file-like object; "
+                        f"got {type(file).__name__}")
+    n = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
+    if n > max_bytes:
+        raise DataError(f"file is {_size_text(n)}; {limit}")
+    return data, name
+
+
+def _decode(data):
+    if isinstance(data, str):
+        return data, ()
+    try:
+        return data.decode("utf-8-sig"), ()
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), ("decoded as latin-1 (not valid UTF-8)",)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _parse_csv(text: str):
+    if not text.strip():
+        raise DataError("the file is empty")
+    if "\x00" in text[:4096]:
+        raise DataError("the file is not text (it contains NUL bytes); export it as CSV "
+                        "(comma-separated text)")
+    first = next(line for line in io.StringIO(text) if line.strip()).rstrip("\r\n")
+    delim = max([",", ";", "\t", "|"], key=first.count)
+    if first.count(delim) == 0:
+        delim = ","
+    fields = [f.strip().strip('"') for f in first.split(delim)]
+    headerless = len(fields) > 1 and all(_is_number(f) for f in fields)
+    notes = []
+    try:
+        df = pd.read_csv(io.StringIO(text), sep=delim, skipinitialspace=True,
+                         na_values=["?"], header=None if headerless else "infer")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
+        raise DataError(f"could not parse the file as CSV ({str(err).strip()}); check that it is "
+                        "comma-, semicolon- or tab-separated text with a header row") from None
+    if headerless:
+        df.columns = [f"col{j}" for j in range(df.shape[1])]
+        notes.append(f"no header row found: columns named col0..col{df.shape[1] - 1}")
+    df.columns = [str(c).strip() for c in df.columns]
+    if df.shape[0] == 0:
+        raise DataError("the file has a header but no data rows")
+    if df.shape[1] < 2:
+        raise DataError(f"found a single column ({df.columns[0]!r}); need at least one feature "
+                        "column and a label column (separators understood: , ; tab |)")
+    return df, notes
+
+
+def _strip_strings(s: pd.Series) -> pd.Series:
+    if s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) == "string":
+        s = s.str.strip().replace("", np.nan)
+    return s
+
+
+def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
+             max_bytes=50_000_000) -> Dataset:
+    """Load a binary classification data set from a CSV file, with checks.
+
+    Parameters
+    ----------
+    file : path, bytes or file-like
+        A path (str / PathLike), raw bytes, or a text or binary file-like object such as
+        Streamlit's ``UploadedFile`` (read from its start).  The first row is the header
+        (a first row of numbers only is taken as data, columns named ``col0``...).  The
+        separator (``,`` ``;`` tab ``|``) is detected from the first line.  Empty cells,
+        ``NA``/``NaN``/``null`` and ``?`` are missing values.
+    label : str or int, optional
+        Label column name (an int that is not a column name is a position); default: the
+        last column.
+    pair : (a, b), optional
+        With more than two classes keep ``a`` (+1) and ``b`` (-1) only; also orients a
+        binary label.  ``(a, "rest")`` equals ``one_vs_rest=a``.
+    one_vs_rest : label, optional
+        ``one_vs_rest`` -> +1, every other class -> -1.
+    drop_nan : bool
+        Drop rows with missing (or infinite) feature values instead of refusing them.
+    max_bytes : int
+        Size limit.
+
+    Returns
+    -------
+    Dataset
+        ``source="csv"``; ``label_mapping`` per the binary label rule of the module
+        docstring; ``notes`` list dropped rows and columns.
+
+    Raises
+    ------
+    DataError
+        Too large, empty or unparsable file; unknown label column; non-numeric feature
+        columns (named); missing feature values without ``drop_nan``; no rows left; one
+        class; more than two classes without ``pair``/``one_vs_rest`` (classes and counts
+        listed); a pair value that is not a class; no non-constant feature.
+
+    Notes
+    -----
+    Rows without a label are always dropped (with a note): they cannot be used for
+    supervised learning.  Constant feature columns (after row selection) are dropped with
+    a note.
+    """
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, numbers.Integral) or max_bytes <= 0:
+        raise DataError(f"max_bytes must be a positive integer; got {max_bytes!r}")
+    data, name = _read_raw(file, max_bytes)
+    text, notes = _decode(data)
+    df, parse_notes = _parse_csv(text)
+    notes = list(notes) + parse_notes
+    columns = list(df.columns)
+
+    if label is None:
+        label_col = columns[-1]
+    elif str(label).strip() in columns:
+        label_col = str(label).strip()
+    elif isinstance(label, numbers.Integral) and not isinstance(label, bool) \
+            and -len(columns) <= label < len(columns):
+        label_col = columns[label]
+    else:
+        shown = ", ".join(map(repr, columns[:30])) + (" ..." if len(columns) > 30 else "")
+        close = difflib.get_close_matches(str(label), columns, n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise DataError(f"label column {label!r} not found; available columns: {shown}.{hint}")
+
+    y_raw = _strip_strings(df[label_col])
+    no_label = y_raw.isna().to_numpy()
+    if no_label.all():
+        raise DataError(f"no rows left after cleaning: the label column {label_col!r} is empty")
+    if no_label.any():
+        notes.append(f"dropped {_count(int(no_label.sum()), 'row')} with no label in column "
+                     f"{label_col!r}")
+    feats = df.drop(columns=[label_col]).loc[~no_label]
+    y_raw = y_raw.loc[~no_label]
+
+    non_numeric = []
+    for col in feats.columns:
+        s = feats[col]
+        if pd.api.types.is_bool_dtype(s):
+            feats[col] = s.astype(np.float64)
+        elif not pd.api.types.is_numeric_dtype(s):
+            s = _strip_strings(s)
+            num = pd.to_numeric(s, errors="coerce")
+            bad = num.isna() & s.notna()
+            if bad.any():
+                non_numeric.append(f"{col!r} (e.g. {_fmt(_py(s[bad].iloc[0]))})")
+            else:
+                feats[col] = num
+    if non_numeric:
+        raise DataError(f"non-numeric feature column{'s' * (len(non_numeric) > 1)}: "
+                        f"{', '.join(non_numeric)}; encode such columns as numbers (e.g. one 0/1 "
+                        "column per category) or remove them (or choose the label column with "
+                        "label=...)")
+
+    A = feats.to_numpy(dtype=np.float64)
+    missing = ~np.isfinite(A)
+    if missing.any():
+        rows = missing.any(axis=1)
+        per_col = missing.sum(axis=0)
+        cols = ", ".join(f"{feats.columns[k]!r} ({int(per_col[k])})"
+                         for k in np.flatnonzero(per_col)[:10])
+        if not drop_nan:
+            raise DataError(f"{_count(int(missing.sum()), 'missing value')} (NaN, empty, '?' or "
+                            f"infinite) in {int(rows.sum())} of {_count(len(rows), 'row')}, "
+                            f"in columns {cols}; "
+                            "pass drop_nan=True to drop those rows, or fill them in")
+        notes.append(f"dropped {_count(int(rows.sum()), 'row')} with missing values "
+                     "(drop_nan=True)")
+        A = A[~rows]
+        y_raw = y_raw.loc[~rows]
+        if A.shape[0] == 0:
+            raise DataError("no rows left after dropping rows with missing values")
+
+    labels = y_raw.to_numpy()
+    if labels.dtype == object and pd.api.types.infer_dtype(labels, skipna=True) == "boolean":
+        labels = labels.astype(bool)
+    labels = _integral_labels(labels)
+    classes = _sorted_classes(labels)
+    keep, y, mapping, pair_notes = _binarize(labels, classes, pair, one_vs_rest, None,
+                                             f"column {label_col!r}", column=label_col)
+    if keep is not None:
+        A = A[keep]
+    notes += list(pair_notes)
+
+    names = [str(c) for c in feats.columns]
+    all_names = names
+    A, names, const_notes = _drop_constant(A, names)
+    if A.shape[1] == 0:
+        shown = ", ".join(map(repr, all_names[:10])) + (" ..." if len(all_names) > 10 else "")
+        raise DataError(f"every feature column is constant on the rows used ({shown}); no "
+                        "features remain to learn from")
+    notes += const_notes
+    description = (f"CSV file '{name}': {A.shape[0]} rows, {A.shape[1]} features, "
+                   f"label column {label_col!r}")
+    return Dataset(name=name, X=A, y=y, feature_names=tuple(names), label_mapping=mapping,
+                   source="csv", description=description, notes=tuple(notes))

@@ -125,7 +125,7 @@ def test_real_data_set_step_and_no_regions_chart():
 def test_unknown_class_in_link_falls_back_to_a_valid_pair():
     at = app(STEP, source="real", real="wine", pair="1 vs 99")
     assert not at.exception
-    assert at.session_state["s_pair"] == "1 vs 2"
+    assert at.session_state["settings_store"]["pair"] == "1 vs 2"
     assert "class 1 (+1) vs 2 (-1)" in at.caption[0].value
 
 
@@ -207,3 +207,29 @@ def test_bad_settings_json_is_refused_with_a_reason(raw, message):
     from cbviz.ui import runs
     with pytest.raises(ValueError, match=message):
         runs.read_json(raw)
+
+
+def test_settings_survive_hidden_widgets():
+    """Streamlit forgets hidden widgets; the sidebar's settings must not (switch away and back)."""
+    at = app(STEP)
+    at.select_slider(key="s_n_thresholds").set_value("5").run()
+    at.button(key="cb_step10").click().run()
+    at.radio(key="s_pool").set_value("hyperplanes").run()
+    at.radio(key="s_pool").set_value("stumps").run()
+    assert not at.exception
+    assert at.select_slider(key="s_n_thresholds").value == "5"
+    at.button(key="cb_step").click().run()
+    assert len(history(at)) == 1  # the click is not eaten by a reset
+    at.selectbox(key="s_toy").set_value("spirals").run()
+    at.number_input(key="s_n_samples").set_value(210).run()
+    at.slider(key="s_toy_noise").set_value(0.4).run()
+    at.radio(key="s_source").set_value("real").run()
+    at.selectbox(key="s_real").set_value("ionosphere").run()
+    at.radio(key="s_source").set_value("toy").run()
+    assert not at.exception
+    assert at.selectbox(key="s_toy").value == "spirals"
+    assert at.number_input(key="s_n_samples").value == 210
+    assert at.slider(key="s_toy_noise").value == 0.4
+    assert "147 train / 63 test" in at.caption[0].value
+    at.radio(key="s_source").set_value("real").run()
+    assert at.selectbox(key="s_real").value == "ionosphere"

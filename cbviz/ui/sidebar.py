@@ -1,12 +1,13 @@
 """The shared sidebar: data set, split, normalization, noise, voter pool and delta.
 
-Drawn once per script run by ``app.py``.  Values live in ``st.session_state`` (keys
-``s_<field>``) and in the URL query string, so a link reproduces the view.  Changing the
-data or the voters resets every run, with a notice.
+Drawn once per script run by ``app.py``.  The settings live in one session-state dict
+(``STORE``) that survives runs in which a widget is hidden (Streamlit forgets the state of a
+widget that is not drawn): every widget (key ``s_<field>``) is filled from the store before it
+is drawn and writes back to it when changed.  The URL query string mirrors the store, so a
+link reproduces the view.  Changing the data or the voters resets every run, with a notice.
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 
 import pandas as pd
@@ -20,8 +21,29 @@ THRESHOLD_CHOICES = ["1", "2", "3", "5", "10", "20", "50", "100", "all"]
 RUN_PREFIX = "run_"  # session-state keys of runs that a data change resets
 
 
+STORE = "settings_store"
+
+
 def _key(name):
     return f"s_{name}"
+
+
+def _store():
+    """The session's settings (field -> value); created from the defaults."""
+    if STORE not in st.session_state:
+        st.session_state[STORE] = DEFAULTS.to_dict()
+    return st.session_state[STORE]
+
+
+def _sync(name):
+    """Widget callback: keep what the user chose, whatever is drawn next run."""
+    _store()[name] = st.session_state[_key(name)]
+
+
+def _bound(name):
+    """Widget arguments that tie a widget to the settings store (call just before drawing)."""
+    st.session_state[_key(name)] = _store()[name]
+    return {"key": _key(name), "on_change": _sync, "args": (name,)}
 
 
 def apply_settings(values):
@@ -46,13 +68,7 @@ def _load_pending():
     except data.DataError as exc:
         st.session_state["settings_error"] = f"Ignored settings from the link or file: {exc}"
         return
-    for name, value in settings.to_dict().items():
-        st.session_state[_key(name)] = value
-
-
-def _init_defaults():
-    for name, value in DEFAULTS.to_dict().items():
-        st.session_state.setdefault(_key(name), value)
+    _store().update(settings.to_dict())
 
 
 @st.cache_data(show_spinner=False)
@@ -66,23 +82,25 @@ def _classes(name):
 
 
 def _data_widgets():
-    source = st.radio("Data", ["toy", "real", "csv"], key=_key("source"), horizontal=True,
-                      format_func={"toy": "toy 2-D", "real": "benchmark", "csv": "CSV upload"}.get)
+    source = st.radio("Data", ["toy", "real", "csv"], horizontal=True,
+                      format_func={"toy": "toy 2-D", "real": "benchmark", "csv": "CSV upload"}.get,
+                      **_bound("source"))
     csv_file = None
     if source == "toy":
-        st.selectbox("Toy set", data.TOY_KINDS, key=_key("toy"))
+        st.selectbox("Toy set", data.TOY_KINDS, **_bound("toy"))
         c1, c2 = st.columns(2)
-        c1.number_input("Points", 20, 20000, step=50, key=_key("n_samples"))
-        c2.number_input("Seed", 0, 10**6, key=_key("data_seed"))
-        st.slider("Label noise / spread", 0.0, 1.0, step=0.05, key=_key("toy_noise"))
+        c1.number_input("Points", 20, 20000, step=50, **_bound("n_samples"))
+        c2.number_input("Seed", 0, 10**6, **_bound("data_seed"))
+        st.slider("Label noise / spread", 0.0, 1.0, step=0.05, **_bound("toy_noise"))
     elif source == "real":
         cat = _catalogue()
         real = cat[cat.kind == "real"].set_index("name")
         names = list(real.index)
-        if st.session_state[_key("real")] not in names:
-            st.session_state[_key("real")] = DEFAULTS.real
-        name = st.selectbox("Data set", names, key=_key("real"),
-                            format_func=lambda n: f"{n} (m={real.m[n]}, d={real.d[n]})")
+        if _store()["real"] not in names:
+            _store()["real"] = DEFAULTS.real
+        name = st.selectbox("Data set", names,
+                            format_func=lambda n: f"{n} (m={real.m[n]}, d={real.d[n]})",
+                            **_bound("real"))
         st.caption(real.description[name])
         _pair_widgets(name, real.classes[name] > 2 or name == "digits")
     else:
@@ -95,20 +113,20 @@ def _data_widgets():
                 columns = []
             csv_file.seek(0)
             if columns:
-                if st.session_state[_key("csv_label")] not in columns:
-                    st.session_state[_key("csv_label")] = columns[-1]
-                st.selectbox("Label column", columns, key=_key("csv_label"))
-        st.text_input("Class pair (if more than two classes)", key=_key("pair"),
-                      placeholder="a vs b   or   a vs rest")
+                if _store()["csv_label"] not in columns:
+                    _store()["csv_label"] = columns[-1]
+                st.selectbox("Label column", columns, **_bound("csv_label"))
+        st.text_input("Class pair (if more than two classes)",
+                      placeholder="a vs b   or   a vs rest", **_bound("pair"))
     return csv_file
 
 
 def _pair_widgets(name, multi):
     if not multi:
-        st.session_state[_key("pair")] = ""
+        _store()["pair"] = ""
         return
     classes = _classes(name)
-    current = st.session_state[_key("pair")].split(" vs ")
+    current = _store()["pair"].split(" vs ")
     default = _catalogue().set_index("name").default_pair[name]
     a_default = current[0] if len(current) == 2 and current[0] in classes else str(default[0])
     b_options = [c for c in classes] + ["rest"]
@@ -116,39 +134,38 @@ def _pair_widgets(name, multi):
     c1, c2 = st.columns(2)
     a = c1.selectbox("Class +1", classes, index=classes.index(a_default), key=f"pair_a_{name}")
     b = c2.selectbox("Class -1", b_options, index=b_options.index(b_default), key=f"pair_b_{name}")
-    st.session_state[_key("pair")] = f"{a} vs {b}"
+    _store()["pair"] = f"{a} vs {b}"
 
 
 def _split_widgets():
-    st.slider("Train ratio", 0.1, 0.9, step=0.05, key=_key("train_ratio"))
+    st.slider("Train ratio", 0.1, 0.9, step=0.05, **_bound("train_ratio"))
     c1, c2 = st.columns(2)
-    c1.number_input("Split seed", 0, 10**6, key=_key("split_seed"))
-    c2.number_input("Feature noise σ", 0.0, 5.0, step=0.1, key=_key("feature_noise"),
+    c1.number_input("Split seed", 0, 10**6, **_bound("split_seed"))
+    c2.number_input("Feature noise σ", 0.0, 5.0, step=0.1, **_bound("feature_noise"),
                     help="Gaussian noise added to every feature, std = σ × that feature's std on the "
                          "training part (cbviz's protocol; the CB-Boost paper's Sect. 5.4 uses "
                          "its own, in its Appendix F.1)")
-    st.toggle("tanh normalization", key=_key("normalize"),
+    st.toggle("tanh normalization", **_bound("normalize"),
               help="tanh of standardized features, fitted on the training part only")
 
 
 def _pool_widgets():
-    pool = st.radio("Voters", POOLS, key=_key("pool"), horizontal=True,
+    pool = st.radio("Voters", POOLS, horizontal=True,
                     format_func={"stumps": "stumps", "hyperplanes": "hyperplanes",
-                                 "rbf": "RBF"}.get)
+                                 "rbf": "RBF"}.get, **_bound("pool"))
     if pool == "stumps":
-        st.select_slider("Thresholds per feature", THRESHOLD_CHOICES, key=_key("n_thresholds"),
+        st.select_slider("Thresholds per feature", THRESHOLD_CHOICES, **_bound("n_thresholds"),
                          help="equally spaced between the training min and max, or every "
                               "midpoint between distinct values; complements included")
     else:
         st.number_input("Voters in the pool (before complements)", 1, 2000, step=10,
-                        key=_key("n_pool"))
+                        **_bound("n_pool"))
     st.number_input("δ (confidence of the PAC-Bayes bounds)", 0.001, 1.0, step=0.01,
-                    format="%.3f", key=_key("delta"))
+                    format="%.3f", **_bound("delta"))
 
 
 def _current_settings():
-    values = {f.name: st.session_state[_key(f.name)] for f in dataclasses.fields(Settings)}
-    return Settings.from_dict(values)
+    return Settings.from_dict(_store())
 
 
 @st.cache_resource(show_spinner="Preparing data and voters...", max_entries=6)
@@ -158,7 +175,6 @@ def _problem(settings, csv_digest, _csv_bytes):
 
 def draw_sidebar():
     """Draw the shared sidebar; return ``(settings, problem or None, error text or None)``."""
-    _init_defaults()
     _load_pending()
     with st.sidebar:
         st.header("Data and voters")

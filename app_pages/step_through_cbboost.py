@@ -1,52 +1,77 @@
-"""Step through CB-Boost: one voter at a time, every quantity of the paper on screen."""
+"""Step through an algorithm: one iteration at a time, every quantity of the papers on screen."""
 import numpy as np
 import streamlit as st
 
 from cbviz import bounds, plots
-from cbviz.ui import runs
+from cbviz.algorithms.base import ParameterError
+from cbviz.algorithms.mincq import mincq_on_history
+from cbviz.algorithms.registry import ALGORITHMS
+from cbviz.ui import runs, state
+from cbviz.ui.controls import param_widget
 from cbviz.ui.sidebar import apply_settings, require_problem
 
+STORE = "step_store"
 settings, problem = require_problem()
-pending = st.session_state.pop("cb_pending_config", None)
+page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5})
+pending = st.session_state.pop("step_pending_config", None)
 if pending is not None:  # from a reloaded JSON: set before the widgets are drawn
-    st.session_state["cb_direction"] = pending["direction"]
-    st.session_state["cb_max_iter"] = max(1, pending["max_iter"])
-st.title("Step through CB-Boost")
+    page.update(algorithm=pending["algorithm"], max_iter=max(1, pending["max_iter"]))
+    state.store("hp_store").update({f"{pending['algorithm']}.{k}": v
+                                    for k, v in pending["params"].items()})
+
+# ---- algorithm and hyper-parameters ---------------------------------------------------------
+c_algo, c_iter, c_speed = st.columns([2, 1, 2])
+algorithm = c_algo.selectbox("Algorithm", list(ALGORITHMS),
+                             format_func=lambda k: ALGORITHMS[k].name,
+                             **state.bind(STORE, "algorithm", "step_algorithm"))
+spec = ALGORITHMS[algorithm]
+if spec.iterative:
+    max_iter = c_iter.number_input("Max iterations", 1, 5000,
+                                   **state.bind(STORE, "max_iter", "step_max_iter"))
+    speed = c_speed.select_slider("Play speed (seconds per step)", [0.25, 0.5, 1.0, 2.0],
+                                  **state.bind(STORE, "speed", "step_speed"))
+else:
+    max_iter, speed = 1, None
+st.title(f"Step through {spec.name}")
 st.caption(f"{problem.dataset.description} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
+st.markdown(f"**{spec.name}** ({spec.paper}) {spec.description}. It minimizes: "
+            f"*{spec.objective}*.")
+params = {}
+if spec.params:
+    cols = st.columns(min(4, len(spec.params)))
+    for i, p in enumerate(spec.params):
+        with cols[i % len(cols)]:
+            params[p.name] = param_widget(p, algorithm)
+try:
+    run = runs.held_run(problem, settings, algorithm, params, max_iter)
+except ParameterError as exc:
+    st.error(f"**{spec.name} cannot start with these settings.** {exc}", icon=":material/error:")
+    st.stop()
 
-# ---- run configuration and controls --------------------------------------------------------
-c_rule, c_iter, c_speed = st.columns([2, 1, 2])
-direction = c_rule.radio("Direction rule", ["exhaustive", "gradient"], horizontal=True,
-                         key="cb_direction",
-                         help="exhaustive: largest exact C-bound decrease (CB-Boost); "
-                              "gradient: steepest descent direction (GB-CB-Boost)")
-max_iter = c_iter.number_input("Max iterations", 1, 5000, 100, key="cb_max_iter")
-speed = c_speed.select_slider("Play speed (seconds per step)", [0.25, 0.5, 1.0, 2.0], value=0.5,
-                              key="cb_speed")
-run = runs.cbboost_run(problem, settings, direction, max_iter)
-
-b = st.columns(6)
-b[0].button("Step", on_click=runs.step, args=(1,), disabled=run.done, key="cb_step",
-            width="stretch")
-b[1].button("Step ×10", on_click=runs.step, args=(10,), disabled=run.done, key="cb_step10",
-            width="stretch")
-run_to_end = b[2].button("Run to end", disabled=run.done, key="cb_run_end", width="stretch")
-playing = st.session_state.get("cb_playing", False)
-if b[3].button("⏸ Pause" if playing else "▶ Play", disabled=run.done and not playing,
-               key="cb_play", width="stretch"):
-    st.session_state["cb_playing"] = not playing
+b = st.columns(5)
+b[0].button("Solve" if not spec.iterative else "Step", on_click=runs.step, args=(1,),
+            disabled=run.done, key="step_once", width="stretch")
+b[1].button("Step ×10", on_click=runs.step, args=(10,), disabled=run.done or not spec.iterative,
+            key="step_ten", width="stretch")
+run_to_end = b[2].button("Run to end", disabled=run.done or not spec.iterative,
+                         key="step_run_end", width="stretch")
+playing = st.session_state.get("step_playing", False)
+if b[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing
+               else ":material/play_arrow:", disabled=(run.done or not spec.iterative)
+               and not playing, key="step_play", width="stretch"):
+    st.session_state["step_playing"] = not playing
     st.rerun()
-b[4].button("Reset", on_click=runs.reset, key="cb_reset", width="stretch")
+b[4].button("Reset", on_click=runs.reset, key="step_reset", width="stretch")
 
 if run_to_end:
-    bar = st.progress(0.0, text="running CB-Boost...")
+    bar = st.progress(0.0, text=f"running {spec.name}...")
     while not run.done:
         run.step()
         bar.progress(len(run.history) / run.max_iter,
                      text=f"iteration {len(run.history)} of at most {run.max_iter}")
     bar.empty()
-    st.session_state["cb_view"] = max(1, len(run.history))
+    st.session_state["step_view"] = max(1, len(run.history))
 
 
 def vote_state(run, t):
@@ -59,20 +84,23 @@ def vote_state(run, t):
 
 def show():
     """Everything that depends on the run's progress (re-drawn alone while playing)."""
-    if st.session_state.get("cb_playing"):
+    if st.session_state.get("step_playing"):
         if run.done:
-            st.session_state["cb_playing"] = False
+            st.session_state["step_playing"] = False
             st.rerun()
         runs.step(1, run)
     if not run.history:
         if run.done:
-            st.warning(f"CB-Boost stopped before choosing a voter: {run.stop_reason}.", icon="⚠️")
+            st.warning(f"{spec.name} stopped before choosing a voter: {run.stop_reason}.",
+                       icon=":material/warning:")
         else:
-            st.info("Press **Step** to start the vote with the voter of best margin.", icon="👣")
+            first = ("Press **Solve** to solve the quadratic program" if not spec.iterative
+                     else "Press **Step** to take the first iteration")
+            st.info(f"{first}.", icon=":material/footprint:")
         return
     n = len(run.history)
     if n > 1:
-        t = st.slider("Show iteration", 1, n, key="cb_view",
+        t = st.slider("Show iteration", 1, n, key="step_view",
                       help="every plot below shows the vote as it was at this iteration")
     else:
         t = 1
@@ -83,10 +111,11 @@ def show():
     status += f", PAC-Bayes bound {rec.pac_bound:.4f}, KL {rec.kl:.3f}"
     st.markdown(status)
     if run.done:
-        st.success(f"Stopped after {n} voters: {run.stop_reason}.", icon="🏁")
+        st.success(f"Stopped after {n} iteration{'s' * (n > 1)}: {run.stop_reason}.",
+                   icon=":material/flag:")
     frame = run.to_frame()
 
-    st.plotly_chart(plots.bounds_figure(frame, current=t), key="cb_fig_bounds", width="stretch")
+    st.plotly_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds", width="stretch")
     with st.expander("What is this?"):
         st.markdown("The empirical C-bound 1 − μ₁²/μ₂ (CB-Boost paper, Definition 7) upper-bounds "
                     "the training error (Corollary 1); the PAC-Bayes bounds (Roy et al. 2016, "
@@ -94,21 +123,29 @@ def show():
                     "tandem bound) bound the true risk with probability at least "
                     f"1 − δ = {1 - settings.delta:.3f}.")
     pairs = [
-        (plots.error_figure(frame, current=t), "cb_fig_errors",
+        (plots.error_figure(frame, current=t), "step_fig_errors",
          "0-1 error of the majority vote sign(Σ aₖ hₖ(x)) on the training and the held-out test "
          "examples."),
-        (plots.kl_figure(frame, problem.n_voters, current=t), "cb_fig_kl",
+        (plots.series_figure(frame, {"objective": spec.objective}, current=t,
+                             title=f"What {spec.name} minimizes<br><sup>{spec.objective}</sup>",
+                             y_title=spec.objective, uirevision="objective"), "step_fig_objective",
+         f"The quantity {spec.name} minimizes, after each iteration ({spec.paper})."),
+        (plots.kl_figure(frame, problem.n_voters, current=t), "step_fig_kl",
          "KL(Q‖P) = ln n + Σ Qₖ ln Qₖ to the uniform prior over the n voters. It never exceeds "
          "ln n (all the weight on one voter) and enters every PAC-Bayes bound."),
-        (plots.alpha_figure(frame, current=t), "cb_fig_alpha",
-         "The weight α of the voter added at each iteration: the closed-form optimum of Theorem 3, "
-         "α* = (γ(h)ν(F) − γ(F)τ(F,h)) / (γ(F)ν(h) − γ(h)τ(F,h))."),
-        (plots.margin_figure(M, rec.mu1, rec.mu2), "cb_fig_margins",
+        (plots.margin_figure(M, rec.mu1, rec.mu2), "step_fig_margins",
          "Margins y Σ Qₖ hₖ(x) of the training examples. The C-bound is small when their mean μ₁ "
          "is large compared with √μ₂: it is Cantelli's inequality applied to this distribution."),
     ]
-    if t >= 2:
-        pairs.append((plots.direction_curve_figure(run.direction_curve(t)), "cb_fig_curve",
+    if np.isfinite(frame["alpha"].astype(float)).any():
+        pairs.append((plots.alpha_figure(frame, current=t), "step_fig_alpha",
+                      "The weight given at each iteration to the voter chosen at that iteration "
+                      "(unnormalized)."))
+    for i, (title, y_title, columns, text) in enumerate(spec.extra_plots):
+        pairs.append((plots.series_figure(frame, columns, current=t, title=title, y_title=y_title,
+                                          uirevision=f"extra{i}"), f"step_fig_extra{i}", text))
+    if algorithm == "cbboost" and t >= 2:
+        pairs.append((plots.direction_curve_figure(run.direction_curve(t)), "step_fig_curve",
                       "The C-bound of F + α h as a function of the new voter's weight α, all other "
                       "weights fixed. Theorem 3 gives its minimum in closed form; Property 1 the "
                       "decrease."))
@@ -118,18 +155,32 @@ def show():
                 st.plotly_chart(fig, key=key, width="stretch")
                 with st.expander("What is this?"):
                     st.markdown(text)
-    if t < 2:
-        st.info("The one-direction curve of Theorem 3 appears from iteration 2: iteration 1 only "
-                "starts the vote with the best-margin voter (weight 1).", icon="ℹ️")
+    if algorithm == "cbboost":
+        mincq_beside(frame, t)
     if problem.split.X_train.shape[1] == 2:
-        st.plotly_chart(decision_regions(w, rec), key="cb_fig_regions", width="stretch")
+        st.plotly_chart(decision_regions(w, rec), key="step_fig_regions", width="stretch")
         st.caption("Value of the normalized vote Σ Qₖ hₖ(x) over the plane (red: vote for +1, "
                    "blue: vote for −1) with the training and test points; the dashed line is "
-                   "the voter added at this iteration.")
-    added = {r.index: r.iteration for r in run.history[:t]}
+                   "the voter chosen at this iteration.")
     st.subheader("Voters in the vote")
-    st.dataframe(plots.weights_table(rec, problem.pool.describe, added), hide_index=True,
+    st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]), hide_index=True,
                  width="stretch", height=min(400, 38 + 35 * rec.n_voters))
+
+
+def mincq_beside(frame, t):
+    """MinCq on the voters CB-Boost chose so far (CB-Boost paper, Fig. 5), on request."""
+    if not st.toggle("Compare with MinCq on CB-Boost's voters (Fig. 5)", key="step_mincq_beside",
+                     help="at each iteration, the lowest C-bound that any non-negative weights "
+                          "on the voters chosen so far reach (one quadratic program each)"):
+        return
+    cached = st.session_state.get("step_mincq_cache")
+    if cached is None or cached[0] is not run or cached[1] != len(run.history):
+        with st.spinner("Solving one quadratic program per iteration..."):
+            table = mincq_on_history(run)
+        st.session_state["step_mincq_cache"] = (run, len(run.history), table)
+    table = st.session_state["step_mincq_cache"][2]
+    st.plotly_chart(plots.mincq_on_voters_figure(frame, table, current=t),
+                    key="step_fig_mincq", width="stretch")
 
 
 def decision_regions(w, rec):
@@ -150,25 +201,25 @@ def decision_regions(w, rec):
                                  feature_names=s.feature_names)
 
 
-st.fragment(show, run_every=speed if st.session_state.get("cb_playing") else None)()
+st.fragment(show, run_every=speed if st.session_state.get("step_playing") else None)()
 
 # ---- export and reload ----------------------------------------------------------------------
 st.subheader("Export")
 e1, e2, e3 = st.columns(3)
-e1.download_button("Records (CSV)", run.to_frame().to_csv(index=False), "cbboost_records.csv",
-                   "text/csv", disabled=not run.history, key="cb_dl_csv")
-e2.download_button("Settings (JSON)", runs.export_json(settings, run), "cbboost_settings.json",
-                   "application/json", key="cb_dl_json")
-upload = e3.file_uploader("Reload settings (JSON)", type=["json"], key="cb_up_json")
-if upload is not None and st.session_state.get("cb_loaded_file") != upload.file_id:
-    st.session_state["cb_loaded_file"] = upload.file_id
+e1.download_button("Records (CSV)", run.to_frame().to_csv(index=False), f"{algorithm}_records.csv",
+                   "text/csv", disabled=not run.history, key="step_dl_csv")
+e2.download_button("Settings (JSON)", runs.export_json(settings, algorithm, params, run),
+                   f"{algorithm}_settings.json", "application/json", key="step_dl_json")
+upload = e3.file_uploader("Reload settings (JSON)", type=["json"], key="step_up_json")
+if upload is not None and st.session_state.get("step_loaded_file") != upload.file_id:
+    st.session_state["step_loaded_file"] = upload.file_id
     try:
         loaded, config = runs.read_json(upload.getvalue())
     except ValueError as exc:
-        st.error(f"Could not load this file: {exc}", icon="⚠️")
+        st.error(f"Could not load this file: {exc}", icon=":material/error:")
     else:
         apply_settings(loaded)
         runs.reset()
-        st.session_state["cb_replay"] = config["iterations"]
-        st.session_state["cb_pending_config"] = config
+        st.session_state["step_replay"] = config["iterations"]
+        st.session_state["step_pending_config"] = config
         st.rerun()

@@ -32,18 +32,41 @@ def margins(F, y, total=None):
     return np.asarray(y, dtype=float) * F / scale
 
 
+# A first moment at most ROUNDOFF_MU1 times the scale of the vote is zero up to round-off.
+# The scale is the largest possible |margin|: 1 for normalized margins (|h| <= 1, Q sums to
+# 1), sum(a) for an unnormalized vote F = H a.  Each F_i sums n terms a_k h_k(x_i); blocked or
+# pairwise summation leaves an error of order sqrt(n) eps times the scale, so 64 eps covers
+# pools of thousands of voters.  A vote whose first moment is below it is indistinguishable
+# from the identically-zero vote (e.g. the uniform vote over a self-complemented pool), and
+# 1 - mu1**2 / mu2 of two round-off residues is noise, not a C-bound.
+ROUNDOFF_MU1 = 64 * np.finfo(float).eps
+
+
+def _zero_if_roundoff(mu1, scale=1.0):
+    """``mu1`` with values within :data:`ROUNDOFF_MU1` ``* scale`` of zero set to exactly 0."""
+    mu1 = np.asarray(mu1, dtype=float)
+    return np.where(np.abs(mu1) <= ROUNDOFF_MU1 * np.asarray(scale, dtype=float), 0.0, mu1)
+
+
 def moments(M):
-    """First and second moments ``(mu1, mu2)`` of the margins (CB-Boost paper, Defs. 5-6)."""
+    """First and second moments ``(mu1, mu2)`` of the margins (CB-Boost paper, Defs. 5-6).
+
+    ``M`` are normalized margins (|M_i| <= 1); a first moment that is zero up to round-off
+    (:data:`ROUNDOFF_MU1`) is returned as 0.
+    """
     M = np.asarray(M, dtype=float)
-    return float(M.mean()), float(np.mean(M * M))
+    return float(_zero_if_roundoff(M.mean())), float(np.mean(M * M))
 
 
-def c_bound(mu1, mu2):
+def c_bound(mu1, mu2, scale=1.0):
     """Empirical C-bound ``1 - mu1**2 / mu2`` (Lacasse et al. 2006; CB-Boost paper, Def. 7).
 
-    Defined only when ``mu1 > 0``; returns 1 otherwise (the bound says nothing).
+    Defined only when ``mu1 > 0``; returns 1 otherwise (the bound says nothing).  ``scale``
+    is the largest possible |margin| of the vote: 1 for normalized margins, ``sum(a)`` for the
+    moments ``gamma(F), nu(F)`` of an unnormalized vote ``F = H a``; a ``mu1`` within
+    :data:`ROUNDOFF_MU1` ``* scale`` of zero counts as 0 (the vote is zero up to round-off).
     """
-    mu1 = np.asarray(mu1, dtype=float)
+    mu1 = _zero_if_roundoff(mu1, scale)
     mu2 = np.asarray(mu2, dtype=float)
     ok = (mu1 > 0) & (mu2 > 0)
     out = np.where(ok, 1.0 - mu1**2 / np.where(ok, mu2, 1.0), 1.0)
@@ -62,12 +85,13 @@ def c_bound_from_risks(r, d):
 def c_bound_joint(e, r):
     """C-bound in joint-error form ``(e - r**2) / (e - r + 1/4)`` (Masegosa et al. 2020).
 
-    Equal to the moment form when ``r < 1/2``; returns 1 otherwise.
+    Equal to the moment form when ``r < 1/2`` (``mu1 = 1 - 2r > 0``, zero up to round-off
+    as in :func:`c_bound`); returns 1 otherwise.
     """
     e = np.asarray(e, dtype=float)
     r = np.asarray(r, dtype=float)
     den = e - r + 0.25
-    ok = (r < 0.5) & (den > 0)
+    ok = (_zero_if_roundoff(1.0 - 2.0 * r) > 0) & (den > 0)
     out = np.where(ok, (e - r**2) / np.where(ok, den, 1.0), 1.0)
     return float(out) if out.ndim == 0 else out
 

@@ -11,10 +11,18 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .algorithms import CBBoost
+from .algorithms import AdaBoost, CBBoost, CqBoost, KLBoost, MinCq, QuadBoost, VEBBoost
 from .voters import StumpPool
 
-__all__ = ["CBBoostClassifier"]
+__all__ = ["CBBoostClassifier", "MinCqClassifier", "CqBoostClassifier", "QuadBoostClassifier",
+           "KLBoostClassifier", "VEBBoostClassifier", "AdaBoostClassifier"]
+
+_POOL_DOC = """pool : voter pool or None
+        Unfitted pool (``StumpPool``, ``HyperplanePool``, ``RBFPool``); cloned at fit.
+        Default ``StumpPool(n_thresholds=10)`` (with complements)."""
+_ATTRS_DOC = """Attributes
+    ----------
+    classes_, pool_, run_ (the stepper run with its records), weights_, n_iter_, stop_reason_"""
 
 
 class _VoteClassifier(ClassifierMixin, BaseEstimator):
@@ -51,7 +59,8 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
         names = getattr(self, "feature_names_in_", None)
         self.pool_ = clone(pool).fit(X, signs, feature_names=names)
         run = algorithm.start(self.pool_.operator(X), signs, describe=self.pool_.describe)
-        self.run_ = run.run()
+        run.run()
+        self.run_ = run
         self.weights_ = run.weights
         self.n_iter_ = len(run.history)
         self.stop_reason_ = run.stop_reason
@@ -98,26 +107,216 @@ class CBBoostClassifier(_VoteClassifier):
 
     Parameters
     ----------
-    pool : voter pool or None
-        Unfitted pool (``StumpPool``, ``HyperplanePool``, ``RBFPool``); cloned at fit.
-        Default ``StumpPool(n_thresholds=10)``.
+    {pool}
     max_iter : int
-        Maximum number of voters in the vote.
-    direction : {"exhaustive", "gradient"}
+        Maximum number of iterations.
+    direction : {{"exhaustive", "gradient"}}
         Direction rule: CB-Boost or GB-CB-Boost.
+    eligible : {{"theorem3", "all"}}
+        Voters scored at each step: those with a positive margin (Theorem 3) or all.
+    reuse_voters : bool
+        Let a voter already in the vote be chosen again.
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
 
-    Attributes
-    ----------
-    classes_, pool_, run_ (the stepper run with its records), weights_, n_iter_, stop_reason_
+    {attrs}
     """
 
-    def __init__(self, pool=None, max_iter=100, direction="exhaustive", delta=0.05):
+    def __init__(self, pool=None, max_iter=100, direction="exhaustive", eligible="theorem3",
+                 reuse_voters=False, delta=0.05):
         self.pool = pool
         self.max_iter = max_iter
         self.direction = direction
+        self.eligible = eligible
+        self.reuse_voters = reuse_voters
         self.delta = delta
 
     def _algorithm(self):
-        return CBBoost(max_iter=self.max_iter, direction=self.direction, delta=self.delta)
+        return CBBoost(max_iter=self.max_iter, direction=self.direction, delta=self.delta,
+                       eligible=self.eligible, reuse_voters=self.reuse_voters)
+
+
+class MinCqClassifier(_VoteClassifier):
+    """MinCq (Laviolette et al. 2011; Germain et al. 2015) as a scikit-learn classifier.
+
+    Parameters
+    ----------
+    {pool}
+    mu : float in (0, 1]
+        First moment of the margin imposed by the program.
+    form : {{"quasi_uniform", "simplex"}}
+        MinCq's quasi-uniform program, or the plain program (2) of Roy et al. 2016.
+    delta : float in (0, 1]
+        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+
+    {attrs}
+    """
+
+    def __init__(self, pool=None, mu=0.05, form="quasi_uniform", delta=0.05):
+        self.pool = pool
+        self.mu = mu
+        self.form = form
+        self.delta = delta
+
+    def _algorithm(self):
+        return MinCq(mu=self.mu, form=self.form, delta=self.delta)
+
+
+class CqBoostClassifier(_VoteClassifier):
+    """CqBoost (Roy et al. 2016, Algorithm 1) as a scikit-learn classifier.
+
+    Parameters
+    ----------
+    {pool}
+    mu : float in (0, 1]
+        First moment of the margin imposed by the restricted programs.
+    epsilon : float > 0
+        Stop when no column's edge exceeds the dual variable by more than epsilon.
+    max_iter : int
+        Maximum number of columns.
+    delta : float in (0, 1]
+        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+
+    {attrs}
+    """
+
+    def __init__(self, pool=None, mu=0.05, epsilon=1e-6, max_iter=100, delta=0.05):
+        self.pool = pool
+        self.mu = mu
+        self.epsilon = epsilon
+        self.max_iter = max_iter
+        self.delta = delta
+
+    def _algorithm(self):
+        return CqBoost(mu=self.mu, epsilon=self.epsilon, max_iter=self.max_iter, delta=self.delta)
+
+
+class QuadBoostClassifier(_VoteClassifier):
+    """QuadBoost (Fortier-Dubois et al.) as a scikit-learn classifier.
+
+    Parameters
+    ----------
+    {pool}
+    regularization : {{None, "l1", "l2", "linf"}}
+        Vanilla, soft threshold, ridge shrinkage or clipped weights (eq. 6-9).
+    lam : float > 0 or None
+        lambda of "l1" / "l2" (None: 0.01 for L1, 1 for L2); unused otherwise.
+    alpha_max : float > 0
+        Largest absolute weight ("linf" only).
+    max_iter : int
+        Maximum number of steps.
+    reweight : bool
+        Let voters already in the ensemble be chosen again (Sect. 3.1).
+    delta : float in (0, 1]
+        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+
+    {attrs}
+    """
+
+    def __init__(self, pool=None, regularization=None, lam=None, alpha_max=1.0, max_iter=100,
+                 reweight=False, delta=0.05):
+        self.pool = pool
+        self.regularization = regularization
+        self.lam = lam
+        self.alpha_max = alpha_max
+        self.max_iter = max_iter
+        self.reweight = reweight
+        self.delta = delta
+
+    def _algorithm(self):
+        return QuadBoost(regularization=self.regularization, lam=self.lam,
+                         alpha_max=self.alpha_max, max_iter=self.max_iter,
+                         reweight=self.reweight, delta=self.delta)
+
+
+class KLBoostClassifier(_VoteClassifier):
+    """The KL-regularized learner (Germain et al. 2009, Algorithm 1) as a scikit-learn classifier.
+
+    Parameters
+    ----------
+    {pool}
+    loss : {{"quadratic", "exponential"}}
+    C : float > 0
+        Weight of the empirical loss against KL(Q||P).
+    gamma : float > 0
+        Margin scale inside the loss.
+    epsilon : float > 0
+        Stop when no weight moves by more than epsilon in a pass.
+    max_iter : int
+        Maximum number of passes over the voters.
+    random_state : int or None
+        Seed of the order of the coordinates in each pass.
+    delta : float in (0, 1]
+        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+
+    {attrs}
+    """
+
+    def __init__(self, pool=None, loss="quadratic", C=1.0, gamma=0.1, epsilon=1e-6, max_iter=100,
+                 random_state=0, delta=0.05):
+        self.pool = pool
+        self.loss = loss
+        self.C = C
+        self.gamma = gamma
+        self.epsilon = epsilon
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.delta = delta
+
+    def _algorithm(self):
+        return KLBoost(loss=self.loss, C=self.C, gamma=self.gamma, epsilon=self.epsilon,
+                       max_iter=self.max_iter, random_state=self.random_state, delta=self.delta)
+
+
+class VEBBoostClassifier(_VoteClassifier):
+    """VEB-Boost (Shivaswamy & Jebara 2011) as a scikit-learn classifier.
+
+    Parameters
+    ----------
+    {pool}
+    lam : float in [0, 1]
+        Weight of the sample-variance penalty.
+    max_iter : int
+        Maximum number of steps.
+    delta : float in (0, 1]
+        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+
+    {attrs}
+    """
+
+    def __init__(self, pool=None, lam=0.5, max_iter=100, delta=0.05):
+        self.pool = pool
+        self.lam = lam
+        self.max_iter = max_iter
+        self.delta = delta
+
+    def _algorithm(self):
+        return VEBBoost(lam=self.lam, max_iter=self.max_iter, delta=self.delta)
+
+
+class AdaBoostClassifier(_VoteClassifier):
+    """Discrete AdaBoost on a voter pool (the fair comparison with the others).
+
+    Parameters
+    ----------
+    {pool}
+    max_iter : int
+        Maximum number of steps.
+    delta : float in (0, 1]
+        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+
+    {attrs}
+    """
+
+    def __init__(self, pool=None, max_iter=100, delta=0.05):
+        self.pool = pool
+        self.max_iter = max_iter
+        self.delta = delta
+
+    def _algorithm(self):
+        return AdaBoost(max_iter=self.max_iter, delta=self.delta)
+
+
+for _cls in (CBBoostClassifier, MinCqClassifier, CqBoostClassifier, QuadBoostClassifier,
+             KLBoostClassifier, VEBBoostClassifier, AdaBoostClassifier):
+    _cls.__doc__ = _cls.__doc__.format(pool=_POOL_DOC, attrs=_ATTRS_DOC)

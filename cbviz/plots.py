@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 __all__ = [
     "bounds_figure", "error_figure", "kl_figure", "alpha_figure", "margin_figure",
     "decision_figure", "direction_curve_figure", "landscape_figure", "lockstep_figure",
-    "weights_table",
+    "series_figure", "mincq_on_voters_figure", "weights_table",
 ]
 
 # Colors (Okabe-Ito palette: distinguishable with the common color-vision deficiencies).
@@ -249,6 +249,61 @@ def alpha_figure(frame, current=None, uirevision="alpha"):
     _style(fig, title=title, x_title=ITERATION_AXIS,
            y_title="weight alpha (unnormalized)", uirevision=uirevision)
     fig.update_layout(bargap=0.15)
+    return fig
+
+
+_SERIES_COLORS = (BLUE, VERMILION, GREEN, ORANGE, PURPLE, SKY)
+
+
+def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERATION_AXIS,
+                  uirevision="series", log_y=False):
+    """Per-iteration quantities of a run (``columns``: record column -> legend name).
+
+    For what is not common to every algorithm: the objective an algorithm minimizes, CqBoost's
+    edge and dual variable, the concentration of example weights.  Missing columns are skipped.
+    """
+    it = _iterations(frame)
+    fig = go.Figure()
+    shown = [(c, n) for c, n in columns.items() if frame is not None and c in frame]
+    for (col, name), color in zip(shown, _SERIES_COLORS * 2):
+        fig.add_trace(_line(it, _column(frame, col), name, color))
+    values = np.concatenate([_column(frame, c) for c, _ in shown]) if shown else np.empty(0)
+    values = values[np.isfinite(values)]
+    if current is not None and values.size:
+        fig.add_trace(_current_marker(current, float(values.min()), float(values.max())))
+    _style(fig, title=title, x_title=x_title, y_title=y_title, uirevision=uirevision,
+           hovermode="x unified")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_voters"):
+    """CB-Boost's C-bound beside the optimal C-bound on the voters it has chosen so far
+    (MinCq(CB-Boost), the CB-Boost paper's Fig. 5), with both votes' test errors.
+
+    ``mincq`` has one row per iteration: ``iteration``, ``c_bound`` and ``test_error`` (or
+    ``train_error``) of the optimal vote on the same voters.
+    """
+    it = _iterations(frame)
+    fig = go.Figure()
+    fig.add_trace(_line(it, _column(frame, "c_bound"), "CB-Boost: empirical C-bound", BLUE,
+                        width=2.5))
+    fig.add_trace(_line(_iterations(mincq), _column(mincq, "c_bound"),
+                        "MinCq(CB-Boost): optimal C-bound on the same voters", GREEN, dash="dash"))
+    err = "test_error" if np.isfinite(_column(frame, "test_error")).any() else "train_error"
+    which = "test" if err == "test_error" else "train"
+    fig.add_trace(_line(it, _column(frame, err), f"CB-Boost: {which} error", VERMILION, width=1.5,
+                        dash="dot"))
+    fig.add_trace(_line(_iterations(mincq), _column(mincq, err),
+                        f"MinCq(CB-Boost): {which} error", ORANGE, width=1.5, dash="dashdot"))
+    if current is not None:
+        fig.add_trace(_current_marker(current, 0.0, 1.02))
+    _style(fig, title="CB-Boost vs. the best vote on its voters<br><sup>MinCq(CB-Boost): the "
+           "lowest C-bound any weights on the voters chosen so far reach (CB-Boost paper, "
+           "Fig. 5)</sup>", x_title=ITERATION_AXIS, y_title="C-bound / 0-1 error (fraction)",
+           uirevision=uirevision, hovermode="x unified", legend_width=800)
+    fig.update_yaxes(range=[0.0, 1.02])
     return fig
 
 

@@ -37,7 +37,7 @@ def charts(at):
 
 
 def history(at):
-    return at.session_state["run_cbboost"]["run"].history
+    return at.session_state["run_step"]["run"].history
 
 
 def status(at):
@@ -62,14 +62,14 @@ def test_home_start_opens_step_page_on_moons():
 def test_step_page_default_view():
     at = app(STEP)
     assert any("Press **Step**" in i.value for i in at.info)
-    assert at.button(key="cb_step") and at.button(key="cb_run_end")
+    assert at.button(key="step_once") and at.button(key="step_run_end")
 
 
 def test_steps_advance_and_charts_carry_traces():
     at = app(STEP)
-    at.button(key="cb_step").click().run()
+    at.button(key="step_once").click().run()
     assert len(history(at)) == 1
-    at.button(key="cb_step10").click().run()
+    at.button(key="step_ten").click().run()
     assert not at.exception
     assert len(history(at)) == 11
     assert status(at).startswith("**Iteration 11** of 11")
@@ -84,10 +84,10 @@ def test_steps_advance_and_charts_carry_traces():
 
 def test_revisiting_an_iteration_changes_the_values():
     at = app(STEP)
-    at.button(key="cb_step").click().run()
-    at.button(key="cb_step10").click().run()
+    at.button(key="step_once").click().run()
+    at.button(key="step_ten").click().run()
     last = status(at)
-    at.slider(key="cb_view").set_value(3).run()
+    at.slider(key="step_view").set_value(3).run()
     assert not at.exception
     earlier = status(at)
     assert earlier.startswith("**Iteration 3** of 11") and earlier != last
@@ -97,8 +97,8 @@ def test_revisiting_an_iteration_changes_the_values():
 
 def test_run_to_end_stops_with_reason():
     at = app(STEP)
-    at.number_input(key="cb_max_iter").set_value(15).run()
-    at.button(key="cb_run_end").click().run()
+    at.number_input(key="step_max_iter").set_value(15).run()
+    at.button(key="step_run_end").click().run()
     assert not at.exception
     assert len(history(at)) == 15
     assert any("max_iter reached" in s.value for s in at.success)
@@ -106,7 +106,7 @@ def test_run_to_end_stops_with_reason():
 
 def test_changing_data_resets_runs_with_notice():
     at = app(STEP)
-    at.button(key="cb_step10").click().run()
+    at.button(key="step_ten").click().run()
     assert len(history(at)) == 10
     at.selectbox(key="s_toy").set_value("circles").run()
     assert not at.exception
@@ -116,7 +116,7 @@ def test_changing_data_resets_runs_with_notice():
 
 def test_real_data_set_step_and_no_regions_chart():
     at = app(STEP, source="real", real="breast_cancer")
-    at.button(key="cb_step10").click().run()
+    at.button(key="step_ten").click().run()
     assert not at.exception
     assert len(history(at)) == 10
     assert "vote value" not in [n for t in charts(at).values() for n in t]
@@ -143,8 +143,9 @@ def test_run_that_stops_at_once_shows_message():
     at = app(STEP)
     # a pool whose only voter has a negative margin: the run must stop at the first step
     run = CBBoost(max_iter=100).start(np.array([[1.0], [-1.0]]), np.array([-1, 1]))
-    at.session_state["run_cbboost"] = {"config": ("exhaustive", 100, 0.05), "run": run}
-    at.button(key="cb_step").click().run()
+    config = at.session_state["run_step"]["config"]  # the page's own configuration
+    at.session_state["run_step"] = {"config": config, "run": run}
+    at.button(key="step_once").click().run()
     assert not at.exception
     assert run.done and not run.history
     assert at.warning and "positive margin" in at.warning[0].value
@@ -174,19 +175,21 @@ def test_every_page_loads_on_a_csv_source_without_file(page):
 def test_settings_json_round_trip_replays_the_same_run():
     from cbviz.ui import runs
     at = app(STEP, toy="xor", n_samples="200")
-    at.radio(key="cb_direction").set_value("gradient").run()
-    at.button(key="cb_step10").click().run()
+    at.radio(key="hp_cbboost_direction").set_value("gradient").run()
+    at.button(key="step_ten").click().run()
     first = history(at)
-    run = at.session_state["run_cbboost"]["run"]
-    payload = runs.export_json(at.session_state["settings"], run)
+    run = at.session_state["run_step"]["run"]
+    payload = runs.export_json(at.session_state["settings"], "cbboost", {"direction": "gradient"},
+                               run)
     loaded, config = runs.read_json(payload.encode())
-    assert config == {"direction": "gradient", "max_iter": 100, "iterations": 10}
+    assert config == {"algorithm": "cbboost", "params": {"direction": "gradient"},
+                      "max_iter": 100, "iterations": 10}
     # what the page does with an uploaded file, on a fresh session
     fresh = app(STEP)
     fresh.session_state["pending_settings"] = loaded
-    fresh.session_state["cb_replay"] = config["iterations"]
-    fresh.session_state["cb_pending_config"] = config
-    fresh.session_state["run_cbboost"] = None
+    fresh.session_state["step_replay"] = config["iterations"]
+    fresh.session_state["step_pending_config"] = config
+    fresh.session_state["run_step"] = None
     fresh.run()
     assert not fresh.exception
     again = history(fresh)
@@ -199,7 +202,12 @@ def test_settings_json_round_trip_replays_the_same_run():
     (b"{not json", "not a JSON file"),
     (b'{"a": 1}', "not exported by cbviz"),
     (b'{"settings": {}, "run": {"direction": "sideways", "max_iter": 3, "iterations": 1}}',
-     "unknown direction"),
+     "direction must be one of"),
+    (b'{"settings": {}, "run": {"algorithm": "magic", "max_iter": 3, "iterations": 1}}',
+     "unknown algorithm"),
+    (b'{"settings": {}, "run": {"algorithm": "cqboost", "params": {"mu": 7}, "max_iter": 3, '
+     b'"iterations": 1}}', "mu must be in"),
+    (b'{"settings": [], "run": {}}', "must be JSON objects"),
     (b'{"settings": {}, "run": {"direction": "gradient", "max_iter": -3, "iterations": 1}}',
      "max_iter"),
 ])
@@ -213,12 +221,12 @@ def test_settings_survive_hidden_widgets():
     """Streamlit forgets hidden widgets; the sidebar's settings must not (switch away and back)."""
     at = app(STEP)
     at.select_slider(key="s_n_thresholds").set_value("5").run()
-    at.button(key="cb_step10").click().run()
+    at.button(key="step_ten").click().run()
     at.radio(key="s_pool").set_value("hyperplanes").run()
     at.radio(key="s_pool").set_value("stumps").run()
     assert not at.exception
     assert at.select_slider(key="s_n_thresholds").value == "5"
-    at.button(key="cb_step").click().run()
+    at.button(key="step_once").click().run()
     assert len(history(at)) == 1  # the click is not eaten by a reset
     at.selectbox(key="s_toy").set_value("spirals").run()
     at.number_input(key="s_n_samples").set_value(210).run()
@@ -233,3 +241,53 @@ def test_settings_survive_hidden_widgets():
     assert "147 train / 63 test" in at.caption[0].value
     at.radio(key="s_source").set_value("real").run()
     assert at.selectbox(key="s_real").value == "ionosphere"
+
+
+@pytest.mark.parametrize("algorithm", ["mincq", "cqboost", "quadboost", "klboost", "vebboost",
+                                       "adaboost"])
+def test_step_page_runs_every_registered_algorithm(algorithm):
+    from cbviz.algorithms import ALGORITHMS
+    spec = ALGORITHMS[algorithm]
+    at = app(STEP)
+    at.selectbox(key="step_algorithm").set_value(algorithm).run()
+    assert any(t.value == f"Step through {spec.name}" for t in at.title)
+    at.button(key="step_once").click().run()
+    if spec.iterative:
+        at.button(key="step_ten").click().run()
+    assert not at.exception
+    run = history(at)
+    assert len(run) == (11 if spec.iterative else 1) or at.session_state["run_step"]["run"].done
+    titles = list(charts(at))
+    assert any(spec.objective in t for t in titles), titles
+    for title, _, columns, _ in spec.extra_plots:
+        assert title in titles
+    # the hyper-parameters survive a switch to another algorithm and back
+    if spec.params:
+        p = spec.params[0]
+        key = f"hp_{algorithm}_{p.name}"
+        new = p.choices[-1] if p.kind == "choice" else (
+            not p.default if p.kind == "bool" else p.low if p.low > 0 else p.high / 2)
+        getattr(at, {"choice": "radio", "bool": "toggle"}.get(p.kind, "number_input"))(
+            key=key).set_value(new).run()
+        at.selectbox(key="step_algorithm").set_value("cbboost").run()
+        at.selectbox(key="step_algorithm").set_value(algorithm).run()
+        assert at.session_state[key] == new
+
+
+def test_unreachable_mu_shows_the_solver_message():
+    at = app(STEP)
+    at.selectbox(key="step_algorithm").set_value("mincq").run()
+    at.radio(key="hp_mincq_form").set_value("simplex").run()
+    at.number_input(key="hp_mincq_mu").set_value(1.0).run()
+    assert not at.exception
+    text = " ".join(e.value for e in at.error)
+    assert "mu" in text and "lower" in text.lower(), text
+
+
+def test_mincq_beside_cbboost():
+    at = app(STEP)
+    at.button(key="step_ten").click().run()
+    at.toggle(key="step_mincq_beside").set_value(True).run()
+    assert not at.exception
+    names = [n for traces in charts(at).values() for n in traces]
+    assert "MinCq(CB-Boost): optimal C-bound on the same voters" in names

@@ -166,6 +166,69 @@ def test_c_bound_edge_cases():
     np.testing.assert_allclose(out, [1 - 0.36 / 0.4, 1.0, 1.0], rtol=0, atol=1e-12)
 
 
+# --------------------------------------------------------------------------- zero first moment
+
+ROUNDOFF = 64 * np.finfo(float).eps   # the documented threshold, relative to the vote's scale
+
+
+def test_uniform_vote_over_a_self_complemented_pool_has_c_bound_one():
+    """The README's quick start: the uniform vote over 10-threshold stumps with their
+    complements is identically 0 (h + (-h) = 0); its first moment is round-off and its
+    C-bound is exactly 1 (the raw ratio of the two round-off moments printed 0.9669)."""
+    from cbviz.data import load_dataset, prepare
+    from cbviz.voters import StumpPool
+    split = prepare(load_dataset("breast_cancer"), train_ratio=0.7, seed=0)
+    pool = StumpPool(n_thresholds=10).fit(split.X_train)
+    H = pool.transform(split.X_train)
+    assert pool.operator(split.X_train).is_self_complemented()
+    q = np.full(H.shape[1], 1.0 / H.shape[1])
+    M = B.margins(H @ q, split.y_train)
+    assert np.max(np.abs(M)) <= ROUNDOFF            # the vote is zero up to round-off
+    mu1, mu2 = B.moments(M)
+    assert mu1 == 0.0 and mu2 <= ROUNDOFF**2
+    assert B.c_bound(mu1, mu2) == 1.0
+    assert B.c_bound(float(np.mean(M)), mu2) == 1.0  # the raw mean too
+    r, d, e = B.gibbs_risk(M), B.disagreement(M), B.joint_error(M)
+    assert B.c_bound_from_risks(r, d) == 1.0 and B.c_bound_joint(e, r) == 1.0
+    panel = B.bound_panel(M, B.kl_uniform(q))
+    assert panel["mu1"] == 0.0 and panel["c_bound"] == 1.0 and panel["pac_bound"] == 1.0
+    # the moments this machine's README run printed 0.9669 from
+    assert B.c_bound(1.0547816110210737e-17, 3.3600330523904266e-33) == 1.0
+    # a genuinely tiny vote on top of the zero one keeps its C-bound: 1e-9 on the best voter
+    gamma = H.T @ split.y_train / H.shape[0]
+    k = int(np.argmax(gamma))
+    a = q.copy()
+    a[k] += 1e-9
+    M = B.margins(H @ a, split.y_train, a.sum())
+    mu1, mu2 = B.moments(M)
+    assert mu1 > 1e4 * ROUNDOFF
+    assert B.c_bound(mu1, mu2) == pytest.approx(1.0 - gamma[k] ** 2, abs=1e-6)
+
+
+def test_round_off_threshold_of_the_first_moment():
+    # at or below the threshold (relative to the vote's scale): zero, so C = 1
+    for mu1 in (ROUNDOFF, 0.5 * ROUNDOFF, -0.5 * ROUNDOFF, 1e-17):
+        assert B.c_bound(mu1, 1e-33) == 1.0
+    # just above it, and far above it while still tiny: kept
+    assert B.c_bound(2 * ROUNDOFF, 8 * ROUNDOFF**2) == pytest.approx(0.5, rel=1e-12)
+    assert B.c_bound(1e-9, 1e-17) == pytest.approx(0.9, rel=1e-12)
+    # unnormalized moments: the threshold scales with the vote's weight sum
+    assert B.c_bound(1e-13, 1e-20) == pytest.approx(1.0 - 1e-6, abs=1e-15)
+    assert B.c_bound(1e-13, 1e-20, scale=1e3) == 1.0
+    assert B.c_bound(1e3 * 0.6, 1e6 * 0.4, scale=1e3) == pytest.approx(1 - 0.36 / 0.4, abs=1e-12)
+    out = B.c_bound(np.array([1e-13, 1e-13, 0.6]), np.array([1e-20, 1e-20, 0.4]),
+                    scale=np.array([1.0, 1e3, 1.0]))
+    np.testing.assert_allclose(out, [1.0 - 1e-6, 1.0, 1 - 0.36 / 0.4], rtol=0, atol=1e-12)
+    # moments: a round-off mean is returned as exactly 0, a tiny genuine one is not
+    assert B.moments(np.array([3e-17, -1e-17, 2e-16]))[0] == 0.0
+    assert B.moments(np.array([1e-9, 3e-9]))[0] == pytest.approx(2e-9, rel=1e-12)
+    # the joint-error form: r = 1/2 up to round-off means mu1 = 0; a small mu1 is kept
+    assert B.c_bound_joint(0.25, 0.5 - 1e-17) == 1.0
+    r = 0.5 - 5e-5                                     # mu1 = 1e-4
+    e = r - (1 - 1e-7) / 4                             # e = r - d/2 with mu2 = 1e-7
+    assert B.c_bound_joint(e, r) == pytest.approx(0.9, abs=1e-6)
+
+
 # --------------------------------------------------------------------------- KL
 
 def test_kl_uniform_values():

@@ -8,6 +8,10 @@ own helpers:
 * the best weight along one voter is found numerically with
   ``scipy.optimize.minimize_scalar`` on that definition (Theorem 3 is the claim under test);
 * the per-step decrease is ``C(before) - C(after)`` of that definition (Property 1);
+* the best step over a set of voters (the ``eligible`` / ``reuse_voters`` rules) is a brute
+  force: every voter's line searched on a geometric grid, then refined by bounded Brent;
+* the authors' public code's choice (``twice_the_same``) is re-derived from its own recipe:
+  the "+ sqrt" root of the quadratic that zeroes the C-bound's derivative, with its masks;
 * the gradient is a central finite difference of that definition;
 * Gibbs risk, disagreement and joint error come from the voters' votes and the posterior
   (masses of voters that are wrong / that vote +1 on each example), not from margins.
@@ -20,21 +24,27 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 from sklearn.datasets import load_breast_cancer, make_moons
+from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 from cbviz import bounds as B
-from cbviz.algorithms import CBBoost, Candidates, ParameterError, Record, lockstep
-from cbviz.algorithms.cbboost import NO_PROGRESS, _scores
+from cbviz.algorithms import Candidates, CBBoost, ParameterError, Record, lockstep
+from cbviz.algorithms.cbboost import CBBoostCandidates, _scores
 from cbviz.voters import RBFPool, StumpPool
 
 TOL = 1e-10         # same number computed two ways
 MIN_TOL = 1e-9      # minimum value of a one-direction problem vs scipy
 ARG_RTOL = 1e-5     # argmin vs scipy (a minimizer is only known to ~sqrt(eps) from values)
+# the stop reason of the paper's rule (eligible="theorem3", reuse_voters=False) and its counts
+THEOREM3_STOP = ("no voter outside the vote with γ(h) > 0 lowers the C-bound along a positive "
+                 "weight (Theorem 3's rule); ")
+NOTHING_ELSE = "0 voters still could with eligible='all', 0 with reuse_voters=True, 0 with both"
 
 
 # --------------------------------------------------------------------------- definitions
@@ -665,12 +675,12 @@ def test_identical_voters_stop_after_one():
     h = np.where(rng.random(40) < 0.7, y, -y)
     run = run_to_end(np.tile(h[:, None], (1, 6)), y)
     assert len(run.history) == 1 and run.history[0].index == 0
-    assert run.stop_reason == NO_PROGRESS
+    assert run.stop_reason == THEOREM3_STOP + NOTHING_ELSE
     # real-valued identical voters (round-off in the moments must not create a step)
     hr = 0.37 * np.tanh(y + rng.normal(size=40))
     run = run_to_end(np.tile(hr[:, None], (1, 6)), y)
     assert len(run.history) == 1
-    assert run.stop_reason == NO_PROGRESS
+    assert run.stop_reason == THEOREM3_STOP + NOTHING_ELSE
 
 
 def test_perfect_voter_gives_zero_c_bound_then_stops():
@@ -682,14 +692,14 @@ def test_perfect_voter_gives_zero_c_bound_then_stops():
     rec = run.history[0]
     assert rec.index == 3 and rec.c_bound == 0.0 and rec.train_error == 0.0
     assert 0.0 <= rec.pac_bound <= 1.0
-    assert run.stop_reason == NO_PROGRESS
+    assert run.stop_reason == THEOREM3_STOP + NOTHING_ELSE
     # the same through a stump pool on separable 1-D data
     X = np.linspace(0.0, 1.0, 25)[:, None]
     ys = np.where(X[:, 0] > 0.5, 1.0, -1.0)
     pool = StumpPool("all").fit(X)
     run = run_to_end(pool.operator(X), ys)
     assert len(run.history) == 1 and run.history[0].c_bound == 0.0
-    assert run.stop_reason == NO_PROGRESS
+    assert run.stop_reason == THEOREM3_STOP + NOTHING_ELSE
 
 
 def test_single_feature():
@@ -716,7 +726,7 @@ def test_two_examples():
     H = np.array([[-1.0, 1.0, 1.0, 1.0, 1.0, -1.0], [1.0, 1.0, -1.0, -1.0, 1.0, -1.0]])
     run = run_to_end(H, np.array([1.0, -1.0]))
     assert [r.index for r in run.history] == [2] and run.history[0].c_bound == 0.0
-    assert run.stop_reason == NO_PROGRESS
+    assert run.stop_reason == THEOREM3_STOP + NOTHING_ELSE
     # two examples, real-valued voters: the run must still end cleanly
     Hr = np.array([[0.9, 0.2, -0.4, 0.5], [-0.3, -0.8, 0.1, 0.5]])
     run = run_to_end(Hr, np.array([1.0, -1.0]))
@@ -818,7 +828,8 @@ def test_stop_reason_names_the_positive_margin_restriction():
     assert c_def(H[:, 1] + 0.5 * H[:, 0], y) == pytest.approx(2.0 / 3.0)
     run = CBBoost(max_iter=10).start(H, y).run()
     assert [r.index for r in run.history] == [1]
-    assert run.stop_reason == NO_PROGRESS and "positive margin" in run.stop_reason
+    assert run.stop_reason == THEOREM3_STOP + ("1 voter still could with eligible='all', "
+                                               "0 with reuse_voters=True, 1 with both")
     grid = np.geomspace(1e-4, 1e4, 2001)
     for k in np.flatnonzero((run.weights == 0) & (H.T @ y > 0)):
         cs = c_def_columns(run.F[:, None] + grid[None, :] * H[:, k][:, None], y)
@@ -829,10 +840,372 @@ def test_stop_reason_holds_for_positive_margin_voters_on_breast_cancer(cases):
     case = cases("cancer", "stumps-dense")
     H, y = case["H"], case["y"]
     run = CBBoost(max_iter=1000).start(H, y).run()
-    assert run.stop_reason == NO_PROGRESS
+    assert run.stop_reason.startswith(THEOREM3_STOP)
     grid = np.geomspace(1e-4, 1e2, 300)
     best = run.history[-1].c_bound
     for k in np.flatnonzero((run.weights == 0) & (H.T @ y > 0)):
         cs = c_def_columns(run.F[:, None] + grid[None, :] * H[:, k][:, None], y)
         best = min(best, cs.min())
     assert best >= run.history[-1].c_bound - 1e-12, (run.history[-1].c_bound, best)
+
+
+# --------------------------------------------------------------------------- rules (issue #10)
+
+RULES = [(e, r) for e in ("theorem3", "all") for r in (False, True)]
+EPS = np.finfo(float).eps
+LOWER_TOL = 64 * EPS  # "lowers the C-bound": a decrease above the float C-bound's round-off
+
+
+@pytest.fixture(scope="module")
+def recipe():
+    """Breast cancer, half/half split (seed 42), 10-threshold stumps with complements."""
+    X, y = load_breast_cancer(return_X_y=True)
+    y = np.where(y == 1, 1.0, -1.0)
+    X, _, y, _ = train_test_split(X, y, test_size=0.5, random_state=42)
+    pool = StumpPool(n_thresholds=10).fit(X)
+    return pool.operator(X), pool.transform(X), y
+
+
+def argmin_rtol(decrease):
+    """Relative tolerance on a minimizer found from values: they pin it down only to about
+    sqrt(eps / decrease), so a flat minimum (tiny decrease) has a loose argmin (its value is
+    then the real check)."""
+    return max(ARG_RTOL, 10 * math.sqrt(EPS / decrease))
+
+
+def small_pool():
+    """Moons, 3 thresholds per feature with complements: 12 voters, every rule stops."""
+    X, y, _, _ = moons_data()
+    pool = StumpPool(n_thresholds=3).fit(X)
+    return pool.transform(X), y
+
+
+def brute_line_min(F, h, y, total):
+    """(alpha, C) of the best C(F + alpha h) over alpha > 0: geometric grid, then bounded
+    Brent between the best grid point's neighbours."""
+    grid = np.geomspace(1e-8, 1e4, 481) * total
+    cs = c_def_columns(F[:, None] + grid[None, :] * h[:, None], y)
+    i = int(np.argmin(cs))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = minimize_scalar(lambda a: c_def(F + a * h, y), bounds=(lo, hi), method="bounded",
+                          options={"xatol": 1e-13 * hi, "maxiter": 2000})
+    return (float(res.x), float(res.fun)) if res.fun < cs[i] else (float(grid[i]), float(cs[i]))
+
+
+def brute_decreases(H, y, a):
+    """Best C-bound decrease along alpha > 0 (and its alpha) for every voter from the vote H a
+    (floats: resolves decreases down to ~1e-12)."""
+    F = H @ a
+    c0 = c_def(F, y)
+    best = [brute_line_min(F, H[:, k], y, a.sum()) for k in range(H.shape[1])]
+    return np.array([c0 - c for _, c in best]), np.array([al for al, _ in best])
+
+
+def exact_decreases(H, y, a):
+    """Best C-bound decrease along alpha > 0 (and its alpha) for every +-1 voter from the vote
+    ``H a``, in exact rational arithmetic: decreases far below the float C-bound's round-off
+    (the module's 64 eps floor) are resolved.
+
+    With sums over the sample (scale-free), ``C(alpha) = 1 - (G + alpha g)^2 / (m (N + 2 alpha
+    T + alpha^2 n))`` while ``G + alpha g > 0`` and 1 after.  The gain ``C(0) - C(alpha)`` is
+    exact for any float alpha; a geometric grid (ratio 1.8) then bounded Brent on the float
+    of the exact gain (full relative precision of the gain itself) find its maximum.
+    """
+    m = y.size
+    yi = [int(v) for v in y]
+    F = [sum((Fraction(float(w)) if h > 0 else -Fraction(float(w)))
+             for h, w in zip(row, a) if w) for row in H]
+    G = sum(v * f for v, f in zip(yi, F))
+    N = sum(f * f for f in F)
+    total = float(a.sum())
+    grid = np.geomspace(1e-12, 1e6, 73) * total
+    decreases, alphas = [], []
+    for k in range(H.shape[1]):
+        h = [int(v) for v in H[:, k]]
+        g = sum(v * t for v, t in zip(yi, h))
+        n = sum(t * t for t in h)
+        T = sum(t * f for t, f in zip(h, F))
+
+        def gain(alpha, g=g, n=n, T=T):
+            al = Fraction(float(alpha))
+            first = G + al * g
+            if first <= 0:
+                return -G * G / (m * N)                      # C(alpha) = 1
+            return (first * first / (N + 2 * al * T + al * al * n) - G * G / N) / m
+
+        gains = [gain(al) for al in grid]
+        i = int(np.argmax([float(v) for v in gains]))
+        lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+        res = minimize_scalar(lambda al: -float(gain(al)), bounds=(lo, hi), method="bounded",
+                              options={"xatol": 1e-14 * hi, "maxiter": 2000})
+        best, al_best = max((gains[i], grid[i]), (gain(res.x), res.x))
+        decreases.append(float(best))
+        alphas.append(float(al_best))
+    return np.array(decreases), np.array(alphas)
+
+
+def authors_choice(H, y, F, chosen, twice_the_same):
+    """The voter and weight the authors' public CB-Boost code picks from the vote F.
+
+    Re-derived from its recipe for +-1 voters: with sums over the sample ``s = sum y h``,
+    the C-bound along h is ``1 - (A2 x^2 + A1 x + A0) / (m (B2 x^2 + B1 x + B0))``; it takes
+    the "+ sqrt" root of ``C2 x^2 + C1 x + C0 = 0`` (the zero of the derivative's numerator),
+    masks voters with ``s <= 0``, a negative or NaN root, a root where C(x) >= C(x + 1), and
+    (without ``twice_the_same``) voters already chosen; then the smallest C-bound.
+    """
+    m = y.size
+    s, g = y @ H, y @ F
+    A2, A1, A0 = s**2, 2 * s * g, g**2
+    B2, B1, B0 = m, 2 * (F @ H), F @ F
+    C2, C1, C0 = A1 * B2 - A2 * B1, 2 * (A0 * B2 - A2 * B0), A0 * B1 - A1 * B0
+    with np.errstate(all="ignore"):
+        x = np.where(C2 != 0, (-C1 + np.sqrt(C1**2 - 4 * C2 * C0)) / (2 * C2), -3.0)
+
+        def c_of(t):
+            return 1 - (A2 * t**2 + A1 * t + A0) / (m * (B2 * t**2 + B1 * t + B0))
+        c, c_next = c_of(x), c_of(x + 1)
+    masked = (c >= c_next) | (s <= 0) | (x < 0) | np.isnan(c)
+    if not twice_the_same:
+        masked[chosen] = True
+    k = int(np.argmin(np.where(masked, np.inf, c)))
+    return k, float(x[k]), float(c[k])
+
+
+def test_reuse_voters_on_the_recipe(recipe):
+    """Every step is the exact line minimum along its voter (scipy), chosen again or not."""
+    Hop, H, y = recipe
+    n = H.shape[1]
+    run = CBBoost(max_iter=30, reuse_voters=True).start(Hop, y).run()
+    assert len(run.history) == 30
+    seen = {run.history[0].index}
+    for prev, rec in zip(run.history, run.history[1:]):
+        a = replay_weights(run.history, n, rec.iteration)
+        assert rec.extra["reused"] == (rec.index in seen)
+        seen.add(rec.index)
+        assert rec.n_voters == len(seen) == np.count_nonzero(a)
+        assert rec.c_bound <= prev.c_bound + 1e-15
+        assert abs(rec.c_bound - c_def(H @ a, y)) <= TOL
+        assert abs(rec.actual_decrease - rec.predicted_decrease) <= TOL
+        assert abs(rec.c_bound - (prev.c_bound - rec.predicted_decrease)) <= TOL
+        F_prev = H @ (a - rec.alpha * (np.arange(n) == rec.index))
+        a_ref, c_ref = scipy_line_min(F_prev, H[:, rec.index], y, 1e3 * (a.sum() - rec.alpha))
+        assert rec.alpha == pytest.approx(a_ref, rel=ARG_RTOL)
+        assert abs(rec.c_bound - c_ref) <= MIN_TOL
+    n_reused = sum(r.extra["reused"] for r in run.history)
+    assert n_reused >= 3 and len(seen) == 30 - n_reused
+    # the one-direction curve of a reused voter: its minimum is the step taken
+    t = next(r.iteration for r in run.history if r.extra["reused"])
+    dc = run.direction_curve(t)
+    assert dc.alpha_star == pytest.approx(run.history[t - 1].alpha, rel=1e-12)
+    assert abs(dc.c_star - run.history[t - 1].c_bound) <= TOL
+    np.testing.assert_allclose(run.weights, replay_weights(run.history, n), rtol=0, atol=TOL)
+    # reuse can only help from the same vote: it searches a superset of directions
+    plain = CBBoost(max_iter=30).start(Hop, y).run()
+    assert run.history[-1].c_bound < plain.history[-1].c_bound
+
+
+@pytest.mark.parametrize("twice_the_same", [True, False])
+def test_the_authors_code_trajectory(recipe, twice_the_same):
+    Hop, H, y = recipe
+    run = CBBoost(max_iter=30, reuse_voters=twice_the_same).start(Hop, y).run()
+    first = run.history[0].index
+    assert first == int(np.argmax(y @ H))
+    F, chosen = H[:, first].copy(), [first]
+    for rec in run.history[1:]:
+        k, alpha, c = authors_choice(H, y, F, chosen, twice_the_same)
+        # the same voter (or one identical to it on the sample), weight and C-bound
+        assert np.array_equal(H[:, k], H[:, rec.index]), rec.iteration
+        assert rec.alpha == pytest.approx(alpha, rel=1e-9)
+        assert abs(rec.c_bound - c) <= 1e-10
+        F += alpha * H[:, k]
+        chosen.append(k)
+    assert (len(set(chosen)) < len(chosen)) == twice_the_same
+
+
+@pytest.mark.parametrize("kind", ["pm1", "real"])
+def test_exact_decrease_for_every_sign_of_the_margin(kind):
+    """The closed form is the exact best step along alpha > 0 for gamma(h) <= 0 too; where it
+    gives none, the C-bound never drops, or drops only as alpha grows without bound."""
+    rng = np.random.default_rng(34 if kind == "pm1" else 35)
+    n_neg = n_unbounded = 0
+    for _ in range(25):
+        y, F, Hc, total = random_direction_problem(rng, kind)
+        # plus voters far better than the vote (small for real voters): C may fall toward
+        # their own C-bound only as their weight grows without bound
+        right = rng.random((y.size, 4)) < rng.uniform(0.9, 0.98, size=4)
+        strong = np.where(right, y[:, None], -y[:, None])
+        amplitude = rng.uniform(0.05, 0.3, size=4) if kind == "real" else 1.0
+        Hc = np.column_stack([Hc, strong * amplitude])
+        gamma_h, nu_h, tau, gamma_F, nu_F = moments_for(F, Hc, y)
+        if gamma_F <= 0:
+            continue
+        c = _scores(gamma_h, nu_h, tau, gamma_F, nu_F, np.zeros(Hc.shape[1], bool), "all")
+        assert isinstance(c, CBBoostCandidates)
+        c0 = c_def(F, y)
+        grid = np.concatenate([[0.0], np.geomspace(1e-6, 1e4, 400) * total])
+        for k in range(Hc.shape[1]):
+            h = Hc[:, k]
+            cs = c_def_columns(F[:, None] + grid[None, :] * h[:, None], y)
+            if c.best_decrease[k] > 0:
+                n_neg += gamma_h[k] <= 0
+                a_ref, c_ref = brute_line_min(F, h, y, total)
+                c_code = c_def(F + c.best_alpha[k] * h, y)
+                assert c.best_alpha[k] == pytest.approx(a_ref, rel=argmin_rtol(c.best_decrease[k]))
+                assert abs(c_code - c_ref) <= MIN_TOL and c_code <= cs.min() + 1e-12
+                assert abs(c.best_decrease[k] - (c0 - c_code)) <= MIN_TOL
+                assert np.mean(y * (F + c.best_alpha[k] * h)) > 0     # first moment stays > 0
+            elif c.unbounded[k]:
+                n_unbounded += 1
+                assert np.all(np.diff(cs) <= 1e-12) and cs[-1] < c0 - 1e-6, k
+                c_alone = c_def(h, y)
+                assert c_alone < c0 and abs(cs[-1] - c_alone) < 1e-3, k
+            else:
+                assert cs.min() >= c0 - 1e-12, k
+        assert np.array_equal(c.valid, c.best_decrease > 0)
+        assert np.array_equal(c.decrease, c.best_decrease)
+    assert n_neg >= 20 and n_unbounded >= 5, (n_neg, n_unbounded)   # both cases ran
+
+
+def rule_mask(gamma, a, eligible, reuse):
+    """Voters a rule may move, written from its definition."""
+    return (gamma > 0 if eligible == "theorem3" else np.ones(a.size, bool)) & ((a == 0) | reuse)
+
+
+def test_candidates_follow_the_rule_and_count_every_rule():
+    """``candidates(it)``: valid = admissible under the run's rule and lowering (exact
+    arithmetic); the counts under every rule; the run's picks among the valid ones."""
+    H, y = small_pool()
+    gamma = H.T @ y
+    n_checked = 0
+    for eligible, reuse in RULES:
+        run = CBBoost(max_iter=6, eligible=eligible, reuse_voters=reuse).start(H, y).run()
+        for it in range(1, len(run.history) + 1):
+            c = run.candidates(it)
+            a = run.weights_at(it)
+            dec, _ = exact_decreases(H, y, a)
+            assert np.all(np.abs(dec - LOWER_TOL) > 0.01 * LOWER_TOL)   # no borderline voter
+            lowers = dec > LOWER_TOL
+            np.testing.assert_array_equal(c.lowers, lowers)
+            np.testing.assert_allclose(c.best_decrease, np.where(lowers, dec, 0.0), rtol=0,
+                                       atol=MIN_TOL)
+            np.testing.assert_array_equal(c.theorem3, gamma > 0)
+            np.testing.assert_array_equal(c.in_vote, a > 0)
+            rule = rule_mask(gamma, a, eligible, reuse)
+            np.testing.assert_array_equal(c.admissible(), rule)
+            np.testing.assert_array_equal(c.valid, lowers & rule)
+            np.testing.assert_array_equal(c.alpha, np.where(c.valid, c.best_alpha, 0.0))
+            for e2, r2 in RULES:
+                assert c.count(e2, r2) == np.count_nonzero(lowers & rule_mask(gamma, a, e2, r2))
+            assert c.count() == np.count_nonzero(lowers)
+            if it < len(run.history):
+                assert c.exhaustive_pick == run.history[it].index
+            n_checked += 1
+    assert n_checked >= 20
+
+
+def test_eligible_all_takes_the_best_exact_step():
+    """Each step's decrease is the brute-force best over the rule's voters from the same vote,
+    and at least the best over Theorem 3's voters."""
+    X, y, _, _ = cancer_data()
+    H = StumpPool(n_thresholds=3).fit(X[:, :4]).transform(X[:, :4])      # 24 voters
+    n = H.shape[1]
+    gamma = H.T @ y
+    for reuse in (False, True):
+        run = CBBoost(max_iter=15, eligible="all", reuse_voters=reuse).start(H, y)
+        run.step()
+        n_beat = n_negative = 0
+        while (rec := run.step()) is not None:
+            a_prev = replay_weights(run.history, n, rec.iteration - 1)
+            dec, alphas = brute_decreases(H, y, a_prev)
+            best = dec[rule_mask(gamma, a_prev, "all", reuse)].max()
+            assert abs(rec.predicted_decrease - best) <= MIN_TOL, rec.iteration
+            assert abs(rec.actual_decrease - rec.predicted_decrease) <= TOL
+            assert abs(dec[rec.index] - best) <= MIN_TOL
+            assert rec.alpha == pytest.approx(alphas[rec.index],
+                                              rel=argmin_rtol(rec.predicted_decrease))
+            t3_best = max(dec[rule_mask(gamma, a_prev, "theorem3", False)].max(initial=0.0), 0.0)
+            assert rec.predicted_decrease >= t3_best - 1e-12
+            n_beat += rec.predicted_decrease > t3_best + 1e-9
+            n_negative += gamma[rec.index] <= 0
+        assert n_beat >= 5 and n_negative >= 3, (n_beat, n_negative)
+
+
+STOP_TEXT = {   # "{}" opens with "1 voter" or "<k> voters", then plain counts
+    ("theorem3", False): "no voter outside the vote with γ(h) > 0 lowers the C-bound along a "
+                         "positive weight (Theorem 3's rule); {} still could with "
+                         "eligible='all', {} with reuse_voters=True, {} with both",
+    ("theorem3", True): "no voter with γ(h) > 0, in the vote or not, lowers the C-bound along a "
+                        "positive weight (Theorem 3's rule with reuse_voters=True); "
+                        "{} still could with eligible='all'",
+    ("all", False): "no voter outside the vote lowers the C-bound along a positive weight "
+                    "(eligible='all'); {} still could with reuse_voters=True",
+    ("all", True): "no voter of the pool lowers the C-bound along a positive weight "
+                   "(eligible='all', reuse_voters=True)",
+}
+WIDER = {("theorem3", False): [("all", False), ("theorem3", True), ("all", True)],
+         ("theorem3", True): [("all", True)], ("all", False): [("all", True)],
+         ("all", True): []}
+
+
+@pytest.mark.parametrize("eligible,reuse", RULES)
+def test_stop_reason_names_the_rule_and_counts_the_wider_rules(eligible, reuse):
+    H, y = small_pool()
+    gamma = H.T @ y
+    run = CBBoost(max_iter=5000, eligible=eligible, reuse_voters=reuse).start(H, y).run()
+    assert not run.stop_reason.startswith("max_iter")
+    a = run.weights
+    dec, _ = exact_decreases(H, y, a)
+    assert np.all(np.abs(dec - LOWER_TOL) > 0.01 * LOWER_TOL)           # no borderline voter
+    lowers = dec > LOWER_TOL
+
+    def n_lowering(e, r):
+        return int(np.count_nonzero(lowers & rule_mask(gamma, a, e, r)))
+    assert n_lowering(eligible, reuse) == 0              # the sentence's claim holds
+    counts = [n_lowering(*w) for w in WIDER[eligible, reuse]]
+    words = [f"{k} voter" + ("" if k == 1 else "s") for k in counts[:1]] + counts[1:]
+    assert run.stop_reason == STOP_TEXT[eligible, reuse].format(*words)
+    if WIDER[eligible, reuse]:
+        assert max(counts) > 0                           # the counts are not all trivially 0
+    # the module's own scores agree: nothing admissible lowers it, the wider counts match
+    c = run.candidates()
+    assert not c.valid.any() and c.count(eligible, reuse) == 0
+    assert [c.count(*w) for w in WIDER[eligible, reuse]] == counts
+
+
+def test_stop_reason_names_voters_without_a_finite_step():
+    """h1 has a better C-bound alone than h0 but no finite optimum from h0 (denominator < 0):
+    the C-bound falls toward C(h1) as its weight grows without bound."""
+    y = np.array([1.0, 1.0, 1.0, -1.0])
+    H = np.column_stack([[1.0, 1.0, -1.0, -1.0], [0.3, 0.3, 0.1, -0.3]])
+    grid = np.geomspace(1e-2, 1e8, 200)
+    cs = c_def_columns(H[:, [0]] + grid[None, :] * H[:, [1]], y)
+    assert np.all(np.diff(cs) < 0) and cs[-1] == pytest.approx(c_def(H[:, 1], y), abs=1e-6)
+    for eligible, reuse in RULES:
+        run = CBBoost(eligible=eligible, reuse_voters=reuse).start(H, y).run()
+        assert [r.index for r in run.history] == [0]
+        assert ("lowers the C-bound with a finite weight" in run.stop_reason
+                and "along 1 voter it decreases only as the weight grows without bound"
+                in run.stop_reason), run.stop_reason
+        c = run.candidates()
+        assert list(c.unbounded) == [False, True] and c.count() == 0
+
+
+def test_lockstep_passes_the_rule():
+    H, y = small_pool()
+    ex, gr, table = lockstep(H, y, max_iter=8, eligible="all", reuse_voters=True)
+    for run in (ex, gr):
+        assert run.eligible == "all" and run.reuse_voters
+        alone = CBBoost(max_iter=8, direction=run.direction, eligible="all",
+                        reuse_voters=True).start(H, y).run()
+        assert [r.index for r in alone.history] == [r.index for r in run.history]
+    for i, rec in enumerate(ex.history[1:], start=1):
+        assert table.iloc[i]["gradient_from_exhaustive_state"] == rec.candidates.gradient_pick
+        assert rec.candidates.eligible == "all" and rec.candidates.reuse_voters
+
+
+@pytest.mark.parametrize("kwargs", [{"eligible": "Theorem3"}, {"eligible": None},
+                                    {"eligible": "gamma>0"}, {"reuse_voters": 1},
+                                    {"reuse_voters": "True"}, {"reuse_voters": None}])
+def test_bad_rule_parameters_raise(kwargs):
+    with pytest.raises(ParameterError, match="eligible|reuse_voters"):
+        CBBoost(**kwargs)

@@ -1,6 +1,22 @@
-"""Majority-vote learners, all speaking the step protocol of :mod:`cbviz.algorithms.base`."""
-from .base import Candidates, ParameterError, Record, Run
-from .cbboost import CBBoost, CBBoostRun, DirectionCurve, lockstep, one_direction_c_bound
+"""Majority-vote learners, all speaking the step protocol of :mod:`cbviz.algorithms.base`.
 
-__all__ = ["CBBoost", "CBBoostRun", "Candidates", "DirectionCurve", "ParameterError",
-           "Record", "Run", "lockstep", "one_direction_c_bound"]
+:data:`ALGORITHMS` (in :mod:`.registry`) names each with its paper and hyper-parameters.
+"""
+from .adaboost import AdaBoost, AdaBoostRun
+from .base import Candidates, ParameterError, Record, Run
+from .cbboost import (CBBoost, CBBoostCandidates, CBBoostRun, DirectionCurve, lockstep,
+                      one_direction_c_bound, stop_reason)
+from .cqboost import CqBoost, CqBoostRun
+from .klboost import KLBoost, KLBoostRun
+from .mincq import MinCq, MinCqRun, mincq_on_history
+from .qp import QPError
+from .quadboost import QuadBoost, QuadBoostRun
+from .registry import ALGORITHMS, AlgorithmSpec, Param, make_algorithm
+from .vebboost import VEBBoost, VEBBoostRun
+
+__all__ = ["ALGORITHMS", "AdaBoost", "AdaBoostRun", "AlgorithmSpec", "CBBoost",
+           "CBBoostCandidates", "CBBoostRun", "Candidates", "CqBoost", "CqBoostRun",
+           "DirectionCurve", "KLBoost", "KLBoostRun", "MinCq", "MinCqRun", "Param",
+           "ParameterError", "QPError", "QuadBoost", "QuadBoostRun", "Record", "Run", "VEBBoost",
+           "VEBBoostRun", "lockstep", "make_algorithm", "mincq_on_history",
+           "one_direction_c_bound", "stop_reason"]

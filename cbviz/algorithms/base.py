@@ -71,7 +71,8 @@ def _first_argmax(score, rtol=1e-12):
 class Record:
     """One iteration of a run; the same field names across algorithms where they exist.
 
-    ``iteration`` is the number of steps taken (for CB-Boost: voters in the vote);
+    ``iteration`` is the number of steps taken (for CB-Boost without ``reuse_voters``: the
+    voters in the vote);
     ``support`` / ``weights`` are the non-zero entries of the (unnormalized) weight vector;
     the bound fields follow :func:`cbviz.bounds.bound_panel` (``pac_bound`` is Roy et al.
     2016, Theorem 2); ``objective`` is what the algorithm minimizes.
@@ -197,6 +198,13 @@ class Run:
         w = np.asarray(w, dtype=float)
         a = np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)])
         self._set_weights(a)
+
+    def _add(self, k, alpha):
+        """Incremental update: ``a_k += alpha`` and the votes gain ``alpha h_k`` (O(m))."""
+        self._a[k] += alpha
+        self.F = self.F + alpha * self.H.column(k)
+        if self.F_test is not None:
+            self.F_test = self.F_test + alpha * self.H_test.column(k)
 
     def _set_weights(self, a):
         """Replace the whole non-negative weight vector and recompute the votes."""

@@ -1,14 +1,30 @@
 """CB-Boost (Bauvin et al., Machine Learning 2020): greedy C-bound minimization.
 
-The vote starts with the best-margin voter (weight 1).  Each later step adds one voter
-not yet in the vote with the closed-form weight of Theorem 3; the exhaustive rule takes
-the largest exact C-bound decrease (Property 1), the gradient rule (GB-CB-Boost, the
-paper's Appendix B) the steepest descent direction.  Both cost one ``H^T F`` per step.
+The vote starts with the best-margin voter (weight 1).  Each later step moves one voter's
+weight up by the closed-form amount of Theorem 3; the exhaustive rule takes the largest
+exact C-bound decrease (Property 1), the gradient rule (GB-CB-Boost, the paper's Appendix B)
+the steepest descent direction.  Both cost one ``H^T F`` per step.
+
+Which voters a step may move is the run's rule.  The paper's (``eligible="theorem3"``,
+``reuse_voters=False``): voters outside the vote with ``gamma(h) > 0``.  ``reuse_voters``
+also admits voters already in the vote (their weight grows; the authors' public code calls
+it ``twice_the_same``); ``eligible="all"`` admits every voter whose weight can grow to an
+exact C-bound decrease, whatever the sign of ``gamma(h)``.
 
 Notation (DESIGN.md): ``gamma(f) = mean(y f)``, ``nu(f) = mean(f^2)``, ``tau(f, g) = mean(f g)``.
 For a candidate h:
 ``numer = gamma(h) nu(F) - gamma(F) tau(F, h)``, ``denom = gamma(F) nu(h) - gamma(h) tau(F, h)``,
 ``alpha* = numer / denom`` and the decrease ``numer^2 / (nu(F) (nu(F) nu(h) - tau^2))``.
+
+Along ``F + alpha h`` the ratio ``R = gamma^2 / nu`` (C = 1 - R while the first moment
+``g(alpha) = gamma(F) + alpha gamma(h)`` is positive, C = 1 after) has derivative
+``R'(alpha) = 2 g(alpha) (numer - alpha denom) / nu(F + alpha h)^2``.  So, for any sign of
+``gamma(h)``, C has a minimum at a finite ``alpha > 0`` below C(F) exactly when
+``numer > 0`` and ``denom > 0``; it is ``alpha*`` (the stationary point of Theorem 3, which
+is the stationary point of R in general), and the first moment stays positive there:
+``g(alpha*) = nu(gamma(F) h - gamma(h) F) / denom > 0``.  When ``denom <= 0`` and
+``gamma(h) > 0``, C can only decrease toward ``C(h)`` as ``alpha`` grows without bound: no
+finite step attains it (``unbounded`` below).
 """
 from __future__ import annotations
 
@@ -20,37 +36,155 @@ import pandas as pd
 from .. import bounds
 from .base import Candidates, ParameterError, Run, _first_argmax, check_delta, check_int
 
-__all__ = ["CBBoost", "CBBoostRun", "DirectionCurve", "lockstep", "one_direction_c_bound"]
+__all__ = ["CBBoost", "CBBoostCandidates", "CBBoostRun", "DirectionCurve", "lockstep",
+           "one_direction_c_bound", "stop_reason"]
 
 DIRECTIONS = ("exhaustive", "gradient")
-# Theorem 3 assumes gamma(h) > 0, and CB-Boost (Algorithm 1) only adds such voters.  A voter
-# with gamma(h) <= 0 can still lower the C-bound (it acts like removing weight from its
-# complement); the stop reason says which directions were searched.
-NO_PROGRESS = "no direction improves the C-bound (among voters with a positive margin, Theorem 3)"
-_RTOL = 1e-12  # relative size below which a numerator counts as zero (round-off)
+ELIGIBLE = ("theorem3", "all")
+_RTOL = 1e-12  # relative size below which a numerator or denominator counts as zero
+# The C-bound is computed to a few eps (it lies in [0, 1]): a smaller decrease is round-off
+# (e.g. along the complement of a voter whose weight is already optimal).
+_MIN_DECREASE = 64 * np.finfo(float).eps
 
 
-def one_direction_c_bound(alpha, gamma_F, nu_F, gamma_h, nu_h, tau):
+def one_direction_c_bound(alpha, gamma_F, nu_F, gamma_h, nu_h, tau, total=1.0):
     """C-bound of ``F + alpha h`` from the moments (CB-Boost paper, Sect. 3.1):
 
     ``1 - (gamma(F) + alpha gamma(h))^2 / (nu(F) + 2 alpha tau(F, h) + alpha^2 nu(h))``.
+    ``total`` is the weight sum of ``F`` (the vote's scale, for :func:`bounds.c_bound`'s
+    round-off test).
     """
     alpha = np.asarray(alpha, dtype=float)
-    return bounds.c_bound(gamma_F + alpha * gamma_h, nu_F + 2 * alpha * tau + alpha**2 * nu_h)
+    return bounds.c_bound(gamma_F + alpha * gamma_h, nu_F + 2 * alpha * tau + alpha**2 * nu_h,
+                          scale=total + alpha)
 
 
-def _scores(gamma_h, nu_h, tau, gamma_F, nu_F, in_vote):
-    """Theorem 3 weight, Property 1 decrease and gradient rate for every candidate."""
+def _check_rule(eligible, reuse_voters):
+    if eligible not in ELIGIBLE:
+        raise ParameterError(f"eligible must be one of {ELIGIBLE}, got {eligible!r}")
+    if not isinstance(reuse_voters, (bool, np.bool_)):
+        raise ParameterError(f"reuse_voters must be True or False, got {reuse_voters!r}")
+    return eligible, bool(reuse_voters)
+
+
+def _admissible(theorem3, in_vote, eligible, reuse_voters):
+    """Voters a rule lets a step move: Theorem 3's (gamma(h) > 0) or all; outside the vote
+    unless ``reuse_voters``."""
+    ok = theorem3 if eligible == "theorem3" else np.ones_like(theorem3)
+    return ok if reuse_voters else ok & ~in_vote
+
+
+@dataclass(frozen=True)
+class CBBoostCandidates(Candidates):
+    """Candidates of one CB-Boost step, with what every rule would allow.
+
+    ``valid``, ``alpha`` and ``decrease`` follow the run's rule (``eligible``,
+    ``reuse_voters``).  For every voter of the pool: ``best_alpha`` / ``best_decrease`` are
+    the finite weight increase with the largest exact C-bound decrease and that decrease
+    (0 where none exists); ``theorem3`` marks ``gamma(h) > 0`` (Theorem 3's hypothesis),
+    ``in_vote`` a positive weight in the vote, and ``unbounded`` the voters along which the
+    C-bound decreases only as the weight grows without bound (toward the voter's own C-bound).
+    """
+
+    best_alpha: np.ndarray
+    best_decrease: np.ndarray
+    theorem3: np.ndarray
+    in_vote: np.ndarray
+    unbounded: np.ndarray
+    eligible: str
+    reuse_voters: bool
+
+    @property
+    def lowers(self):
+        """Voters with a finite weight increase that lowers the C-bound (any rule)."""
+        return self.best_decrease > 0
+
+    def admissible(self, eligible=None, reuse_voters=None):
+        """Mask of the voters a rule may move (default: the run's rule)."""
+        return _admissible(self.theorem3, self.in_vote,
+                           self.eligible if eligible is None else eligible,
+                           self.reuse_voters if reuse_voters is None else reuse_voters)
+
+    def count(self, eligible="all", reuse_voters=True):
+        """Number of voters that rule may move and that lower the C-bound with a finite step.
+
+        The defaults count every voter of the pool that lowers the C-bound.
+        """
+        return int(np.count_nonzero(self.lowers & self.admissible(eligible, reuse_voters)))
+
+
+def _scores(gamma_h, nu_h, tau, gamma_F, nu_F, in_vote, eligible="theorem3",
+            reuse_voters=False):
+    """Theorem 3 weight, Property 1 decrease and gradient rate for every candidate.
+
+    Exact for any sign of ``gamma(h)`` (module docstring); ``valid`` applies the rule
+    ``eligible`` / ``reuse_voters``.  A decrease below ``_MIN_DECREASE`` counts as none.
+    """
     numer = gamma_h * nu_F - gamma_F * tau
     denom = gamma_F * nu_h - gamma_h * tau
     gap = nu_F * nu_h - tau**2  # >= 0 by Cauchy-Schwarz; 0 when h is collinear with F
-    scale = np.abs(gamma_h) * nu_F + np.abs(gamma_F * tau)
-    valid = ~in_vote & (gamma_h > 0) & (numer > _RTOL * scale) & (denom > 0) & (gap > 0)
+    rising = denom > _RTOL * (np.abs(gamma_F) * nu_h + np.abs(gamma_h * tau))
+    numer_pos = numer > _RTOL * (np.abs(gamma_h) * nu_F + np.abs(gamma_F * tau))
+    finite = numer_pos & rising & (gap > 0)
+    theorem3 = gamma_h > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        alpha = np.where(valid, numer / denom, 0.0)
-        decrease = np.where(valid, numer**2 / (nu_F * gap), 0.0)
-    gradient = 2.0 * gamma_F * numer / nu_F**2  # -dC/da_k at a_k = 0
-    return Candidates(gradient=gradient, decrease=decrease, alpha=alpha, valid=valid)
+        decrease = np.where(finite, numer**2 / (nu_F * gap), 0.0)
+        lowers = decrease > _MIN_DECREASE
+        best_alpha = np.where(lowers, numer / denom, 0.0)
+        # C tends to C(h) as alpha grows without bound: below C(F) by limit_gain
+        limit_gain = np.where(theorem3, gamma_h**2 / nu_h, 0.0) - gamma_F**2 / nu_F
+    best_decrease = np.where(lowers, decrease, 0.0)
+    # denom <= 0: numer - alpha denom never decreases, so R' changes sign at most once, from
+    # - to +: no finite maximum of R beyond alpha = 0, only its limit at infinity
+    unbounded = theorem3 & ~rising & (limit_gain > _MIN_DECREASE)
+    valid = lowers & _admissible(theorem3, in_vote, eligible, reuse_voters)
+    gradient = 2.0 * gamma_F * numer / nu_F**2  # -dC/da_k at the current a_k
+    return CBBoostCandidates(
+        gradient=gradient, decrease=np.where(valid, best_decrease, 0.0),
+        alpha=np.where(valid, best_alpha, 0.0), valid=valid, best_alpha=best_alpha,
+        best_decrease=best_decrease, theorem3=theorem3, in_vote=np.asarray(in_vote, bool),
+        unbounded=unbounded, eligible=eligible, reuse_voters=reuse_voters)
+
+
+# (eligible, reuse_voters) -> who the rule admits, its name, and the wider rules with the
+# option(s) they add
+_RULES = {
+    ("theorem3", False): ("no voter outside the vote with γ(h) > 0", "Theorem 3's rule",
+                          ((("all", False), "eligible='all'"),
+                           (("theorem3", True), "reuse_voters=True"),
+                           (("all", True), "both"))),
+    ("theorem3", True): ("no voter with γ(h) > 0, in the vote or not,",
+                         "Theorem 3's rule with reuse_voters=True",
+                         ((("all", True), "eligible='all'"),)),
+    ("all", False): ("no voter outside the vote", "eligible='all'",
+                     ((("all", True), "reuse_voters=True"),)),
+    ("all", True): ("no voter of the pool", "eligible='all', reuse_voters=True", ()),
+}
+
+
+def _voters(k):
+    return f"{k} voter{'' if k == 1 else 's'}"
+
+
+def stop_reason(candidates):
+    """Why a run with ``candidates``' rule stops: the restriction that stopped it, and how
+    many voters each wider rule could still move to a lower C-bound.
+
+    ``candidates`` must cover the whole pool (:meth:`CBBoostRun.candidates`).
+    """
+    c = candidates
+    who, name, wider = _RULES[c.eligible, c.reuse_voters]
+    n_unbounded = int(np.count_nonzero(c.unbounded & c.admissible()))
+    if n_unbounded:
+        text = (f"{who} lowers the C-bound with a finite weight ({name}); along "
+                f"{_voters(n_unbounded)} it decreases only as the weight grows without bound "
+                "(toward that voter's own C-bound)")
+    else:
+        text = f"{who} lowers the C-bound along a positive weight ({name})"
+    for i, (rule, label) in enumerate(wider):
+        k = c.count(*rule)
+        text += f"; {_voters(k)} still could with {label}" if i == 0 else f", {k} with {label}"
+    return text
 
 
 @dataclass(frozen=True)
@@ -70,16 +204,17 @@ class CBBoostRun(Run):
     """A CB-Boost run in progress (see :class:`CBBoost`)."""
 
     def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, direction, delta,
-                 keep_candidates, describe):
+                 keep_candidates, describe, eligible="theorem3", reuse_voters=False):
         super().__init__(H, y, H_test, y_test, max_iter=max_iter, delta=delta, describe=describe)
         if direction not in DIRECTIONS:
             raise ParameterError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
         self.direction = direction
+        self.eligible, self.reuse_voters = _check_rule(eligible, reuse_voters)
         self.keep_candidates = keep_candidates
         m = self.y.size
         self._gamma_h = self.H.rmatvec(self.y) / m
         self._nu_h = self.H.col_sq_sums / m
-        # only voters with a positive margin can ever be chosen (Theorem 3): score just those
+        # Theorem 3's rule only ever moves voters with a positive margin: score just those
         self._pos = np.flatnonzero(self._gamma_h > 0)
         self._H_pos = self.H.restrict(self._pos)
 
@@ -90,7 +225,8 @@ class CBBoostRun(Run):
     def candidates(self, iteration=None):
         """Scores of every voter as the next direction from the vote after ``iteration``.
 
-        Default: the current vote.  Costs one ``H^T F``.
+        Default: the current vote.  ``valid`` follows the run's rule; the other fields of
+        :class:`CBBoostCandidates` say what every rule would allow.  Costs one ``H^T F``.
         """
         if not self.history:
             raise ParameterError("no vote yet: take the first step before scoring directions")
@@ -100,25 +236,19 @@ class CBBoostRun(Run):
             a = self.weights_at(iteration)
             F, in_vote = self.H.matvec(a), a > 0
         return _scores(self._gamma_h, self._nu_h, self.H.rmatvec(F) / self.y.size,
-                       *self._moments(F), in_vote)
+                       *self._moments(F), in_vote, self.eligible, self.reuse_voters)
 
     def _next_scores(self):
-        """Scores for the next step and the voter index of each score."""
-        if self.keep_candidates:
-            return self.candidates(), np.arange(self.H.shape[1])
+        """Scores for the next step and the voter index of each score (None: every voter)."""
+        if self.keep_candidates or self.eligible == "all":
+            return self.candidates(), None
         pos = self._pos
         tau = self._H_pos.rmatvec(self.F) / self.y.size
         return _scores(self._gamma_h[pos], self._nu_h[pos], tau, *self._moments(self.F),
-                       self._a[pos] > 0), pos
+                       self._a[pos] > 0, self.eligible, self.reuse_voters), pos
 
     def _pick(self, c):
         return c.exhaustive_pick if self.direction == "exhaustive" else c.gradient_pick
-
-    def _add(self, k, alpha):
-        self._a[k] += alpha
-        self.F = self.F + alpha * self.H.column(k)
-        if self.F_test is not None:
-            self.F_test = self.F_test + alpha * self.H_test.column(k)
 
     def _advance(self):
         if not self.history:
@@ -128,27 +258,31 @@ class CBBoostRun(Run):
                                     "the C-bound cannot go below 1")
                 return None
             self._add(k, 1.0)
-            return k, 1.0, {}
+            return k, 1.0, {"reused": False}
         c, ids = self._next_scores()
         j = self._pick(c)
         if j < 0:
-            self.stop_reason = NO_PROGRESS
+            # one more H^T F when the scores covered only part of the pool
+            self.stop_reason = stop_reason(c if ids is None else self.candidates())
             return None
-        k = int(ids[j])
+        k = j if ids is None else int(ids[j])
         before = self.history[-1].c_bound
         alpha, predicted = float(c.alpha[j]), float(c.decrease[j])
+        reused = bool(self._a[k] > 0)
         self._add(k, alpha)
-        after = bounds.c_bound(*self._moments(self.F))
-        extra = {"predicted_decrease": predicted, "actual_decrease": before - after}
+        after = bounds.c_bound(*self._moments(self.F), scale=self._a.sum())
+        extra = {"predicted_decrease": predicted, "actual_decrease": before - after,
+                 "reused": reused}
         if self.keep_candidates:
             extra["candidates"] = c
         return k, alpha, extra
 
     def direction_curve(self, iteration=None, index=None, n_points=201):
-        """C-bound along voter ``index``'s weight, from the vote before ``iteration``.
+        """C-bound along voter ``index``'s weight increase, from the vote before ``iteration``.
 
         Defaults: the last iteration and the voter it chose; so the curve's minimum is the
-        step that iteration took (Theorem 3).
+        step that iteration took (Theorem 3).  ``alpha_star`` is None when the run's rule
+        does not admit the voter or no finite step lowers the C-bound.
         """
         if not self.history:
             raise ParameterError("no vote yet")
@@ -158,23 +292,25 @@ class CBBoostRun(Run):
             raise ParameterError("iteration 1 starts the vote with one voter; "
                                  "the one-direction curve exists from iteration 2")
         k = self.history[it - 1].index if index is None else int(index)
-        F = self.H.matvec(self.weights_at(it - 1))
+        a = self.weights_at(it - 1)
+        F = self.H.matvec(a)
         h = self.H.column(k)
         m = self.y.size
         gamma_F, nu_F = self._moments(F)
         tau = float(F @ h) / m
         c = _scores(self._gamma_h[k:k + 1], self._nu_h[k:k + 1], np.array([tau]),
-                    gamma_F, nu_F, np.array([self.weights_at(it - 1)[k] > 0]))
+                    gamma_F, nu_F, np.array([a[k] > 0]), self.eligible, self.reuse_voters)
         star = float(c.alpha[0]) if c.valid[0] else None
-        total = float(self.weights_at(it - 1).sum())
+        total = float(a.sum())
         top = 3.0 * star if star else 2.0 * total
         alphas = np.linspace(0.0, top, n_points)
-        curve = one_direction_c_bound(alphas, gamma_F, nu_F, self._gamma_h[k], self._nu_h[k], tau)
-        c_star = None if star is None else float(
-            one_direction_c_bound(star, gamma_F, nu_F, self._gamma_h[k], self._nu_h[k], tau))
+        moments = (gamma_F, nu_F, self._gamma_h[k], self._nu_h[k], tau)
+        curve = one_direction_c_bound(alphas, *moments, total=total)
+        c_star = None if star is None else float(one_direction_c_bound(star, *moments, total=total))
         return DirectionCurve(index=k, label=None if self.describe is None else self.describe(k),
                               alphas=alphas, c_values=np.asarray(curve), alpha_star=star,
-                              c_star=c_star, c_now=float(bounds.c_bound(gamma_F, nu_F)))
+                              c_star=c_star,
+                              c_now=float(bounds.c_bound(gamma_F, nu_F, scale=total)))
 
 
 class CBBoost:
@@ -183,7 +319,7 @@ class CBBoost:
     Parameters
     ----------
     max_iter : int
-        Maximum number of voters in the vote.
+        Maximum number of steps (without ``reuse_voters``: voters in the vote).
     direction : {"exhaustive", "gradient"}
         Exhaustive: largest exact C-bound decrease (CB-Boost). Gradient: steepest descent
         direction with the same closed-form step (GB-CB-Boost).
@@ -191,15 +327,29 @@ class CBBoost:
         Confidence parameter of the PAC-Bayesian bounds in the records.
     keep_candidates : bool
         Store every candidate's scores in each record (O(n) memory per step).
+    eligible : {"theorem3", "all"}
+        Voters a step may move: those with ``gamma(h) > 0`` (Theorem 3's hypothesis, the
+        paper's rule) or every voter whose weight can grow to an exact C-bound decrease.
+    reuse_voters : bool
+        Let a voter already in the vote be chosen again: its weight grows by the same
+        closed-form step (the authors' code's ``twice_the_same``).  Weights only grow, so
+        such runs may creep on for many steps.  Each record's ``extra["reused"]`` says
+        whether its voter was already in the vote.
+
+    A run stops at ``max_iter`` or when no voter its rule admits lowers the C-bound by more
+    than round-off; :func:`stop_reason` then names the rule and counts the voters each wider
+    rule could still move.
     """
 
-    def __init__(self, max_iter=100, direction="exhaustive", delta=0.05, keep_candidates=False):
+    def __init__(self, max_iter=100, direction="exhaustive", delta=0.05, keep_candidates=False,
+                 eligible="theorem3", reuse_voters=False):
         self.max_iter = check_int("max_iter", max_iter)
         if direction not in DIRECTIONS:
             raise ParameterError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
         self.direction = direction
         self.delta = check_delta(delta)
         self.keep_candidates = bool(keep_candidates)
+        self.eligible, self.reuse_voters = _check_rule(eligible, reuse_voters)
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` and labels ``y`` in {-1, +1}.
@@ -208,19 +358,23 @@ class CBBoost:
         """
         return CBBoostRun(H, y, H_test, y_test, max_iter=self.max_iter, direction=self.direction,
                           delta=self.delta, keep_candidates=self.keep_candidates,
-                          describe=describe)
+                          describe=describe, eligible=self.eligible,
+                          reuse_voters=self.reuse_voters)
 
 
-def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0.05):
+def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0.05,
+             eligible="theorem3", reuse_voters=False):
     """Run the exhaustive and gradient rules side by side from the same start.
 
-    Returns ``(exhaustive_run, gradient_run, table)`` where the table has one row per
+    Both runs use the same ``eligible`` / ``reuse_voters`` rule.  Returns
+    ``(exhaustive_run, gradient_run, table)`` where the table has one row per
     iteration: both choices, whether they agree, the choice the gradient rule would make
     from the exhaustive run's own vote, and both C-bounds.
     """
     # only the exhaustive run keeps its candidates: they give the gradient pick from its vote
-    runs = {d: CBBoost(max_iter, d, delta, keep_candidates=d == "exhaustive").start(
-        H, y, H_test, y_test, describe) for d in DIRECTIONS}
+    runs = {d: CBBoost(max_iter, d, delta, keep_candidates=d == "exhaustive", eligible=eligible,
+                       reuse_voters=reuse_voters).start(H, y, H_test, y_test, describe)
+            for d in DIRECTIONS}
     for run in runs.values():
         run.run()
     ex, gr = runs["exhaustive"], runs["gradient"]

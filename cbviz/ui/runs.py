@@ -1,62 +1,74 @@
-"""Runs kept in ``st.session_state``: create, replay on a configuration change, step, export."""
+"""The step page's run, kept in ``st.session_state``: create, replay on a change, step, export."""
 from __future__ import annotations
 
 import json
 
 import streamlit as st
 
-from ..algorithms import CBBoost
+from ..algorithms.base import ParameterError
+from ..algorithms.registry import ALGORITHMS, make_algorithm
 from .sidebar import RUN_PREFIX
 
-CB_KEY = RUN_PREFIX + "cbboost"
+RUN_KEY = RUN_PREFIX + "step"
 
 
-def cbboost_run(problem, settings, direction, max_iter):
-    """The page's CB-Boost run; rebuilt (and replayed to the same length) when its config changes."""
-    config = (direction, int(max_iter), settings.delta)
-    held = st.session_state.get(CB_KEY)
+def held_run(problem, settings, algorithm, params, max_iter):
+    """The page's run; rebuilt (and replayed to the same length) when its configuration changes.
+
+    Raises :class:`ParameterError` when the hyper-parameters are refused.
+    """
+    config = (algorithm, tuple(sorted(params.items())), int(max_iter), settings.delta)
+    held = st.session_state.get(RUN_KEY)
     if held is not None and held["config"] == config:
         return held["run"]
-    replay = st.session_state.pop("cb_replay", None)
+    replay = st.session_state.pop("step_replay", None)
     target = replay if replay is not None else (len(held["run"].history) if held else 0)
-    run = CBBoost(max_iter=int(max_iter), direction=direction, delta=settings.delta,
-                  keep_candidates=False).start(
+    run = make_algorithm(algorithm, int(max_iter), settings.delta, **params).start(
         problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test,
         describe=problem.pool.describe)
     while len(run.history) < target and run.step() is not None:
         pass
-    st.session_state[CB_KEY] = {"config": config, "run": run}
-    st.session_state["cb_view"] = max(1, len(run.history))
+    st.session_state[RUN_KEY] = {"config": config, "run": run}
+    st.session_state["step_view"] = max(1, len(run.history))
     return run
+
+
+def held():
+    """The run of the page, or None."""
+    entry = st.session_state.get(RUN_KEY)
+    return None if entry is None else entry["run"]
 
 
 def step(n, run=None):
     """Take up to ``n`` steps of ``run`` (default: the held run); show the newest iteration."""
+    run = held() if run is None else run
     if run is None:
-        held = st.session_state.get(CB_KEY)
-        if held is None:
-            return
-        run = held["run"]
+        return
     for _ in range(n):
         if run.step() is None:
             break
-    st.session_state["cb_view"] = max(1, len(run.history))
+    st.session_state["step_view"] = max(1, len(run.history))
 
 
 def reset():
-    st.session_state.pop(CB_KEY, None)
-    st.session_state["cb_playing"] = False
+    st.session_state.pop(RUN_KEY, None)
+    st.session_state["step_playing"] = False
 
 
-def export_json(settings, run):
-    """Settings + run configuration as JSON; loading it back replays the same run."""
+def export_json(settings, algorithm, params, run):
+    """Settings + algorithm + hyper-parameters + steps taken as JSON; loading it replays the run."""
     return json.dumps({"cbviz": "step-through", "settings": settings.to_dict(),
-                       "run": {"direction": run.direction, "max_iter": run.max_iter,
-                               "iterations": len(run.history)}}, indent=2)
+                       "run": {"algorithm": algorithm, "params": dict(params),
+                               "max_iter": run.max_iter, "iterations": len(run.history)}},
+                      indent=2)
 
 
 def read_json(raw):
-    """Parse an exported JSON; returns ``(settings dict, run dict)`` or raises ValueError."""
+    """Parse an exported JSON; returns ``(settings dict, run dict)`` or raises ValueError.
+
+    Files written before algorithms other than CB-Boost existed (a ``direction`` and no
+    ``algorithm``) are read as CB-Boost runs.
+    """
     try:
         payload = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -64,9 +76,26 @@ def read_json(raw):
     if not isinstance(payload, dict) or "settings" not in payload or "run" not in payload:
         raise ValueError("this JSON was not exported by cbviz (no 'settings' and 'run' sections)")
     run = payload["run"]
-    if run.get("direction") not in ("exhaustive", "gradient"):
-        raise ValueError(f"unknown direction {run.get('direction')!r}")
+    if not isinstance(run, dict) or not isinstance(payload["settings"], dict):
+        raise ValueError("'settings' and 'run' must be JSON objects")
+    algorithm = run.get("algorithm", "cbboost")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {str(algorithm)[:40]!r}; known: {sorted(ALGORITHMS)}")
+    params = run.get("params", {"direction": run.get("direction", "exhaustive")}
+                     if algorithm == "cbboost" else {})
+    if not isinstance(params, dict):
+        raise ValueError("'params' must be a JSON object")
+    spec = ALGORITHMS[algorithm]
+    known = {p.name: p for p in spec.params}
+    try:
+        for name, value in params.items():
+            if name not in known:
+                raise ParameterError(f"{spec.name} has no hyper-parameter {str(name)[:40]!r}")
+            known[name].check(value)
+    except ParameterError as exc:
+        raise ValueError(str(exc)) from None
     for key in ("max_iter", "iterations"):
-        if not isinstance(run.get(key), int) or run[key] < 0:
+        if not isinstance(run.get(key), int) or isinstance(run.get(key), bool) or run[key] < 0:
             raise ValueError(f"'{key}' must be a non-negative integer")
-    return payload["settings"], run
+    return payload["settings"], {"algorithm": algorithm, "params": params,
+                                 "max_iter": run["max_iter"], "iterations": run["iterations"]}

@@ -15,6 +15,7 @@ import streamlit as st
 
 from .. import data
 from ..workbench import POOLS, Settings, build_problem
+from . import state
 
 DEFAULTS = Settings()
 THRESHOLD_CHOICES = ["1", "2", "3", "5", "10", "20", "50", "100", "all"]
@@ -30,20 +31,13 @@ def _key(name):
 
 def _store():
     """The session's settings (field -> value); created from the defaults."""
-    if STORE not in st.session_state:
-        st.session_state[STORE] = DEFAULTS.to_dict()
-    return st.session_state[STORE]
-
-
-def _sync(name):
-    """Widget callback: keep what the user chose, whatever is drawn next run."""
-    _store()[name] = st.session_state[_key(name)]
+    return state.store(STORE, DEFAULTS.to_dict())
 
 
 def _bound(name):
-    """Widget arguments that tie a widget to the settings store (call just before drawing)."""
-    st.session_state[_key(name)] = _store()[name]
-    return {"key": _key(name), "on_change": _sync, "args": (name,)}
+    """Widget arguments that tie widget ``s_<name>`` to the settings store."""
+    _store()
+    return state.bind(STORE, name, _key(name))
 
 
 def apply_settings(values):

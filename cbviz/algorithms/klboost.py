@@ -1,0 +1,237 @@
+"""KL-regularized coordinate descent (Germain et al., NIPS 2009, "From PAC-Bayes bounds to
+KL regularization", Algorithm 1: "f minimization").
+
+The pool is self-complemented: direct voters ``h_1 .. h_n`` and complements
+``h_{k+n} = -h_k`` (``n = n_direct``), with the uniform prior ``P_k = 1/(2n)``.  The posterior
+is quasi-uniform (Sect. 4.1): ``Q_k + Q_{k+n} = 1/n``.  With signed weights
+``w_k = Q_k - Q_{k+n}`` in ``[-1/n, 1/n]``, ``Q_k = 1/(2n) + w_k/2``,
+``Q_{k+n} = 1/(2n) - w_k/2`` and the normalized vote is ``F = sum_k w_k h_k``.  The run
+minimizes (Sect. 4, with ``M_i = y_i F(x_i)`` the margin)
+
+    f(w) = C sum_i zeta(M_i) + KL(Q || P),   KL(Q || P) = ln(2n) + sum_{k<=2n} Q_k ln Q_k,
+
+    quadratic loss:   zeta(M) = (M / gamma - 1)^2   (zero at the target margin gamma),
+    exponential loss: zeta(M) = exp(-M / gamma).
+
+Along one coordinate, ``w_k -> t``, the KL part changes by ``q ln q + q' ln q'`` with
+``q = 1/(2n) + t/2``, ``q' = 1/(2n) - t/2``, whose derivative is
+``(1/2) ln(q / q') = artanh(n t)`` (the paper's ``dKL/d delta``, Eq. 5).  It tends to
+``+-inf`` at ``t = +-1/n``, so the coordinate minimum is always interior and is the root of
+the increasing function ``C dL/dt + artanh(n t)`` (Eq. 7 / Eq. 10 for +-1 voters, with
+``L = sum_i zeta``).  For the quadratic loss that equation is linear + artanh: it has no
+closed-form root, so both losses use the same safe bracketed solver.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import brentq
+
+from .. import bounds
+from .base import ParameterError, Run, check_delta, check_int
+
+__all__ = ["LOSSES", "KLBoost", "KLBoostRun", "quasi_uniform"]
+
+LOSSES = ("quadratic", "exponential")
+C_RANGE = (0.0, 1e6)        # open below; Table 1's cross-validation grid reaches C = 1000
+GAMMA_RANGE = (1e-4, 1e4)   # closed; Table 1's grid reaches gamma = 0.0001
+_EXP_CAP = 600.0  # exponent cap: C m exp(600) / gamma stays finite for all allowed C, gamma
+_T_MAX = np.nextafter(1.0, 0.0)  # |n w| is clipped below 1 before artanh
+
+
+def _check_real(name, value, low, high, low_open):
+    """``value`` as a float in ``(low, high]`` (``low_open``) or ``[low, high]``."""
+    ok = (isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+          and math.isfinite(value) and (value > low if low_open else value >= low)
+          and value <= high)
+    if not ok:
+        interval = f"{'(' if low_open else '['}{low:g}, {high:g}]"
+        raise ParameterError(f"{name} must be a real number in {interval}, got {value!r}")
+    return float(value)
+
+
+class _QuadraticLoss:
+    """``zeta(M) = (M / gamma - 1)^2``; along ``F + d h``:
+    ``d/dd sum_i zeta = (2 / gamma^2) (sum_i (M_i - gamma) z_i + d sum_i z_i^2)``, ``z = y h``."""
+
+    def __init__(self, gamma):
+        self.gamma = gamma
+
+    def total(self, margin):
+        return float(np.sum((margin / self.gamma - 1.0) ** 2))
+
+    def slope(self, margin, z, z_sq):
+        """``d -> d/dd sum_i zeta(M_i + d z_i)`` (O(1) per call after one O(m) product)."""
+        scale = 2.0 / self.gamma**2
+        g = float((margin - self.gamma) @ z)
+        return lambda d: scale * (g + z_sq * d)
+
+
+class _ExponentialLoss:
+    """``zeta(M) = exp(-M / gamma)``; along ``F + d h``:
+    ``d/dd sum_i zeta = -(1/gamma) sum_v v W_v exp(-v d / gamma)`` where ``v`` runs over the
+    distinct values of ``z = y h`` and ``W_v = sum_{i: z_i = v} exp(-M_i / gamma)`` (two values
+    for +-1 voters: the paper's Eq. 9)."""
+
+    def __init__(self, gamma):
+        self.gamma = gamma
+
+    def total(self, margin):
+        return float(np.sum(np.exp(-margin / self.gamma)))
+
+    def slope(self, margin, z, z_sq):
+        """``d -> d/dd sum_i zeta(M_i + d z_i)``, cost O(number of distinct z) per call.
+
+        ``log W_v`` is a per-group log-sum-exp (``z_sq`` is not needed).  Exponents are
+        capped at ``_EXP_CAP``: the cap acts only far from the root (at the root
+        ``|C dL/dd| = |u|`` is moderate) and keeps the sign, since the terms that blow up are
+        those with ``v d < 0``, which all share one sign.
+        """
+        order = np.argsort(z, kind="stable")
+        zs = z[order]
+        starts = np.flatnonzero(np.concatenate([[True], zs[1:] != zs[:-1]]))
+        v = zs[starts]
+        e = -margin[order] / self.gamma
+        top = np.maximum.reduceat(e, starts)
+        counts = np.diff(np.append(starts, zs.size))
+        log_w = top + np.log(np.add.reduceat(np.exp(e - np.repeat(top, counts)), starts))
+        g = self.gamma
+        return lambda d: -float(v @ np.exp(np.minimum(log_w - v * (d / g), _EXP_CAP))) / g
+
+
+_LOSS_CLASSES = {"quadratic": _QuadraticLoss, "exponential": _ExponentialLoss}
+
+
+def quasi_uniform(w):
+    """Quasi-uniform posterior over the 2n voters from signed weights ``w`` (Sect. 4.1)."""
+    w = np.asarray(w, dtype=float)
+    half = 0.5 / w.size
+    return np.concatenate([half + 0.5 * w, half - 0.5 * w])
+
+
+class KLBoostRun(Run):
+    """A run of Algorithm 1 in progress (see :class:`KLBoost`).
+
+    One step is one pass over all direct voters in a fresh random order.  ``signed_weights``
+    are the ``w_k``; the base class's weight vector is the quasi-uniform ``Q`` itself, so the
+    records' KL, C-bound and PAC-Bayes bounds are those of ``Q`` over the 2n voters.
+    """
+
+    def __init__(self, H, y, H_test=None, y_test=None, *, loss, C, gamma, epsilon, max_iter,
+                 random_state, delta, describe):
+        super().__init__(H, y, H_test, y_test, max_iter=max_iter, delta=delta, describe=describe)
+        self._n = self.n_direct  # ParameterError unless the pool is self-complemented
+        self.loss, self.C, self.gamma, self.epsilon = loss, C, gamma, epsilon
+        self._loss = _LOSS_CLASSES[loss](gamma)
+        self._rng = np.random.default_rng(random_state)
+        self._z_sq = self.H.col_sq_sums[:self._n]  # sum_i (y_i h_k(x_i))^2
+        self._w = np.zeros(self._n)
+        self._set_weights(quasi_uniform(self._w))  # Algorithm 1, line 1: Q uniform, w = 0
+        self._margin = self.y * self.F
+        self._objective = self.C * self._loss.total(self._margin) + bounds.kl_uniform(self._a)
+
+    @property
+    def signed_weights(self):
+        """Current signed weights ``w`` on the direct voters (a copy)."""
+        return self._w.copy()
+
+    def _coordinate(self, k):
+        """Minimize f along ``w_k`` exactly (Algorithm 1, lines 4-8); return the change.
+
+        With ``t = tanh(u) / n`` the stationarity condition reads
+        ``phi(u) = u + C dL/dt = 0``, ``phi`` increasing on the whole real line.  From the
+        current ``u0``, monotonicity of ``dL/dt`` puts the root between ``u0`` and
+        ``u0 - phi(u0)``, so Brent's method always gets a finite bracket and the new weight
+        ``tanh(u*) / n`` stays in ``[-1/n, 1/n]`` (it reaches a bound only by rounding,
+        Algorithm 1's clipping lines 6-7).
+        """
+        n, w0 = self._n, self._w[k]
+        z = self.y * self.H.column(k)
+        slope = self._loss.slope(self._margin, z, self._z_sq[k])
+        C = self.C
+
+        def phi(u):
+            return u + C * slope(math.tanh(u) / n - w0)
+
+        u0 = math.atanh(min(max(n * w0, -_T_MAX), _T_MAX))
+        p0 = phi(u0)
+        if p0 == 0.0:
+            return 0.0
+        u1 = u0 - p0
+        p1 = phi(u1)
+        # exact arithmetic gives p1 >= 0 > p0 (or the reverse); a same sign means |u1 - u0|
+        # is within rounding of the root already
+        u = u1 if p1 == 0.0 or (p1 > 0) == (p0 > 0) else brentq(
+            phi, min(u0, u1), max(u0, u1), xtol=1e-15, rtol=4 * np.finfo(float).eps)
+        change = math.tanh(u) / n - w0
+        self._w[k] = w0 + change
+        self._margin += change * z
+        return change
+
+    def _advance(self):
+        largest = 0.0
+        for k in self._rng.permutation(self._n):  # sequential by nature: each update sees the last
+            largest = max(largest, abs(self._coordinate(k)))
+        Q = quasi_uniform(self._w)
+        self._set_weights(Q)  # refreshes F (and F_test) from Q: no drift across passes
+        self._margin = self.y * self.F
+        loss_sum = self._loss.total(self._margin)
+        kl = bounds.kl_uniform(Q)
+        before, self._objective = self._objective, self.C * loss_sum + kl
+        if largest <= self.epsilon:
+            self.stop_reason = (f"converged: no weight moved by more than epsilon = "
+                                f"{self.epsilon:g} in pass {len(self.history) + 1}")
+        extra = {"objective": self._objective, "actual_decrease": before - self._objective,
+                 "mean_loss": loss_sum / self.y.size, "loss_term": self.C * loss_sum,
+                 "kl_term": kl, "max_weight_change": largest}
+        return None, None, extra
+
+
+class KLBoost:
+    """Stepper factory for Algorithm 1 of Germain et al. (NIPS 2009), KL-QL / KL-EL.
+
+    Parameters
+    ----------
+    loss : {"quadratic", "exponential"}
+        ``zeta(M) = (M / gamma - 1)^2`` (KL-QL) or ``exp(-M / gamma)`` (KL-EL), ``M`` the margin
+        of the normalized vote.
+    C : float in (0, 1e6]
+        Weight of the summed loss against ``KL(Q || P)`` in f (Sect. 4).
+    gamma : float in [1e-4, 1e4]
+        Margin scale inside the loss: the quadratic loss is zero at margin ``gamma``.
+        Margins lie in [-1, 1].
+    epsilon : float in (0, 1]
+        Stop after a pass in which no ``w_k`` changed by more than ``epsilon`` (Sect. 4.1;
+        the weights lie in ``[-1/n, 1/n]``).
+    max_iter : int
+        Maximum number of passes.
+    random_state : int >= 0 or None
+        Seed of the order of the voters in each pass.
+    delta : float in (0, 1]
+        Confidence parameter of the PAC-Bayesian bounds in the records.
+
+    Records: ``objective`` is f; ``extra`` holds ``mean_loss`` (``(1/m) sum_i zeta``, the
+    paper's empirical loss), ``loss_term`` (``C sum_i zeta``), ``kl_term`` (``KL(Q || P)``) and
+    ``max_weight_change`` (largest ``|w_k|`` change in the pass); ``actual_decrease`` is the
+    decrease of f over the pass.
+    """
+
+    def __init__(self, loss="quadratic", C=1.0, gamma=0.1, epsilon=1e-6, max_iter=100,
+                 random_state=0, delta=0.05):
+        if loss not in LOSSES:
+            raise ParameterError(f"loss must be one of {LOSSES}, got {loss!r}")
+        self.loss = loss
+        self.C = _check_real("C", C, *C_RANGE, low_open=True)
+        self.gamma = _check_real("gamma", gamma, *GAMMA_RANGE, low_open=False)
+        self.epsilon = _check_real("epsilon", epsilon, 0.0, 1.0, low_open=True)
+        self.max_iter = check_int("max_iter", max_iter)
+        self.random_state = None if random_state is None else check_int(
+            "random_state", random_state, low=0)
+        self.delta = check_delta(delta)
+
+    def start(self, H, y, H_test=None, y_test=None, describe=None):
+        """A new run on a self-complemented voter matrix/operator ``H`` and labels in {-1, +1}."""
+        return KLBoostRun(H, y, H_test, y_test, loss=self.loss, C=self.C, gamma=self.gamma,
+                          epsilon=self.epsilon, max_iter=self.max_iter,
+                          random_state=self.random_state, delta=self.delta, describe=describe)

@@ -1,0 +1,202 @@
+"""MinCq (Laviolette et al. 2011; Germain et al. JMLR 2015): the C-bound minimizer as one
+quadratic program over the whole pool, and its CB-Boost companion of the CB-Boost paper.
+
+Two forms of the program (``form``):
+
+``"quasi_uniform"`` -- the algorithm as its authors state and code it.  On a
+self-complemented pool with ``n'`` direct voters the posterior is quasi-uniform:
+``Q(h_i) + Q(-h_i) = 1/n'``, so it is fixed by ``Q_i = Q(h_i)`` in ``[0, 1/n']`` and the vote
+is ``F = H_d w`` with the signed weights ``w = 2Q - 1/n'``.  Then ``mu1 = g^T w`` and
+``mu2 = w^T M w`` with ``M = H_d^T H_d / m``, ``g = H_d^T y / m``; writing ``w`` through ``Q``,
+``mu2 = 4 (Q^T M Q - A^T Q) + 1^T M 1 / n'^2`` with ``A = M 1 / n'``, and ``mu1 = mu`` reads
+``g^T Q = mu/2 + sum(g) / (2n')``.  The program (Germain et al. 2015, Program 1) is
+
+    minimize Q^T M Q - A^T Q   s.t.  g^T Q = mu/2 + sum(g)/(2n'),  0 <= Q_i <= 1/n'.
+
+It reaches any ``mu`` up to ``max_w g^T w = mean(|g|)`` (``|w_i| <= 1/n'``).
+
+``"simplex"`` -- the plain program (2) of the CqBoost paper: ``q`` on the simplex over all
+``n`` voters of the pool, ``minimize mu2 = q^T K q`` with ``K = H^T H / m``.  The paper prints
+the first-moment constraint as ``mu1 <= mu``; minimizing ``mu2`` under it drives the margins
+to zero, and its own Lagrangian (4) then describes the wrong problem, so it is a typo: we
+solve ``mu1 >= mu``, as the authors' CqBoost code does.  On a self-complemented pool the
+constraint is active at the optimum (shrinking the vote towards a zero vote -- mass split
+evenly between a voter and its complement -- lowers ``mu2``), so it is MinCq's ``mu1 = mu``.
+It reaches any ``mu`` up to ``max_k gamma(h_k)``.
+
+For ``mu`` small enough both forms reach the smallest C-bound of any signed vote on the pool,
+``1 - g^T M^+ g`` (the C-bound is scale-free; ``mu`` only fixes the scale).
+
+:func:`mincq_on_history` is "MinCq(CB-Boost)" (CB-Boost paper, Sect. 2.3 and Fig. 5): the best
+C-bound reachable with non-negative weights on the voters CB-Boost has chosen up to each
+iteration.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import bounds
+from .base import ParameterError, Run, check_delta
+from .qp import QPError, check_mu, drop_tiny, solve_qp, unreachable_mu
+
+__all__ = ["FORMS", "MINCQ_ON_HISTORY_COLUMNS", "MinCq", "MinCqRun", "mincq_on_history"]
+
+FORMS = ("quasi_uniform", "simplex")
+_HINT = "try a smaller mu, or remove duplicate voters from the pool"
+
+
+def check_form(form):
+    if form not in FORMS:
+        raise ParameterError(f"form must be one of {FORMS}, got {form!r}")
+    return form
+
+
+class MinCqRun(Run):
+    """A MinCq run: one step solves the program, records the vote and stops (see :class:`MinCq`)."""
+
+    def __init__(self, H, y, H_test=None, y_test=None, *, mu, form, delta, describe):
+        super().__init__(H, y, H_test, y_test, max_iter=1, delta=delta, describe=describe)
+        self.mu, self.form = check_mu(mu), check_form(form)
+        m = self.y.size
+        if form == "quasi_uniform":
+            self._g = self.H.rmatvec(self.y)[:self.n_direct] / m
+            self.largest_mu = float(np.mean(np.abs(self._g)))   # w_i = sign(g_i) / n'
+        else:
+            self._g = self.H.rmatvec(self.y) / m
+            self.largest_mu = float(self._g.max())              # all mass on the best voter
+        if mu > self.largest_mu:
+            raise unreachable_mu(mu, self.largest_mu, f"MinCq ({form})")
+
+    def _advance(self):
+        if self.form == "quasi_uniform":
+            sol = self._solve_quasi_uniform()
+        else:
+            sol = self._solve_simplex()
+        self.stop_reason = f"MinCq solved its quadratic program ({sol.status})"
+        return None, None, {"objective": sol.objective, "solver_status": sol.status,
+                            "solver_iterations": sol.iterations, "mu": self.mu}
+
+    def _solve_quasi_uniform(self):
+        """Program 1 in Q; sets the vote w = 2Q - 1/n' on the direct voters."""
+        g, m = self._g, self.y.size
+        half = g.size
+        Hd = self.H.columns(np.arange(half))
+        M = Hd.T @ Hd / m
+        eye = np.eye(half)
+        sol = solve_qp(2.0 * M, -M.mean(axis=1), np.vstack([-eye, eye]),
+                       np.concatenate([np.zeros(half), np.full(half, 1.0 / half)]),
+                       g[None, :], [self.mu / 2.0 + g.sum() / (2.0 * half)],
+                       what=f"MinCq (quasi-uniform, mu={self.mu:g})", hint=_HINT)
+        Q = np.clip(sol.x, 0.0, 1.0 / half)
+        self._set_signed(2.0 * Q - 1.0 / half)
+        return sol
+
+    def _solve_simplex(self):
+        """min q^T K q on the simplex with g^T q >= mu; sets the vote q over all voters."""
+        g, m = self._g, self.y.size
+        n = g.size
+        Hf = self.H.toarray()
+        K = Hf.T @ Hf / m
+        sol = solve_qp(2.0 * K, np.zeros(n), np.vstack([-np.eye(n), -g[None, :]]),
+                       np.concatenate([np.zeros(n), [-self.mu]]), np.ones((1, n)), [1.0],
+                       what=f"MinCq (simplex, mu={self.mu:g})", hint=_HINT)
+        self._set_weights(drop_tiny(sol.x))
+        return sol
+
+
+class MinCq:
+    """MinCq stepper factory: the C-bound minimizer over a finite pool, one quadratic program.
+
+    Parameters
+    ----------
+    mu : float in (0, 1]
+        First moment of the margin the posterior must reach.  A ``mu`` above the largest
+        reachable one (``run.largest_mu``) raises :class:`~cbviz.algorithms.qp.QPError` at
+        ``start``.
+    form : {"quasi_uniform", "simplex"}
+        ``"quasi_uniform"``: Germain et al. (2015), Program 1, on a self-complemented pool; the
+        vote is ``w = 2Q - 1/n'`` on the direct voters, held with non-negative weights
+        ``max(w, 0)`` on voter ``k`` and ``max(-w, 0)`` on its complement (so the record's
+        ``mu1`` is ``mu / sum|w|``: the margins of that vote normalized to a posterior).
+        ``"simplex"``: the CqBoost paper's program (2) with ``mu1 >= mu`` over all voters; the
+        record's ``mu1``/``mu2`` are the program's.
+    delta : float in (0, 1]
+        Confidence parameter of the PAC-Bayesian bounds in the record.
+
+    The run takes one step: its record has ``objective`` (the program's objective value:
+    ``Q^T M Q - A^T Q`` or ``q^T K q``) and extra ``solver_status``, ``solver_iterations``,
+    ``mu``; then ``stop_reason`` is "MinCq solved its quadratic program (optimal)".
+    """
+
+    def __init__(self, mu=0.05, form="quasi_uniform", delta=0.05):
+        self.mu = check_mu(mu)
+        self.form = check_form(form)
+        self.delta = check_delta(delta)
+
+    def start(self, H, y, H_test=None, y_test=None, describe=None):
+        """A new run on voter matrix/operator ``H`` and labels ``y`` in {-1, +1}."""
+        return MinCqRun(H, y, H_test, y_test, mu=self.mu, form=self.form, delta=self.delta,
+                        describe=describe)
+
+
+MINCQ_ON_HISTORY_COLUMNS = ["iteration", "n_voters", "c_bound", "train_error", "test_error",
+                            "cbboost_c_bound"]
+
+
+def mincq_on_history(run, iterations=None):
+    """MinCq(CB-Boost) (CB-Boost paper, Fig. 5): the best C-bound on CB-Boost's voters.
+
+    For each iteration t, with S_t the voters in the vote after t (``record.support``),
+    solves ``minimize nu(H_S a)  s.t.  gamma(H_S a) = 1, a >= 0`` (the C-bound is scale-free,
+    so ``C = 1 - 1/nu`` at the optimum is the least C-bound of any non-negative vote on S_t)
+    and reports that vote's C-bound and train/test error next to CB-Boost's C-bound at t.
+
+    Parameters
+    ----------
+    run : Run
+        A finished or partial run whose records' supports are its chosen voters
+        (``CBBoost(...).start(...).run()``).
+    iterations : iterable of int, optional
+        Iterations to evaluate (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``iteration, n_voters, c_bound, train_error, test_error, cbboost_c_bound``
+        (``test_error`` is None without test data).
+    """
+    its = range(1, len(run.history) + 1) if iterations is None else [int(t) for t in iterations]
+    records = [run.history[run._position(t)] for t in its]
+    if not records:
+        return pd.DataFrame(columns=MINCQ_ON_HISTORY_COLUMNS)
+    # one Gram matrix for every voter used at any of these iterations; each QP takes a block
+    union = np.unique(np.concatenate([r.support for r in records]))
+    Hs = run.H.columns(union)
+    Ht = None if run.H_test is None else run.H_test.columns(union)
+    m = run.y.size
+    K = Hs.T @ Hs / m
+    g = Hs.T @ run.y / m
+    rows = []
+    for rec in records:
+        idx = np.searchsorted(union, rec.support)
+        t = idx.size
+        if not g[idx].max() > 0:
+            raise QPError(f"MinCq on the voters of iteration {rec.iteration}: no non-negative "
+                          "vote on them has a positive first moment", "infeasible",
+                          "the voters must include one with a positive margin gamma(h)")
+        sol = solve_qp(2.0 * K[np.ix_(idx, idx)], np.zeros(t), -np.eye(t), np.zeros(t),
+                       g[idx][None, :], [1.0],
+                       what=f"MinCq on the {t} voters of iteration {rec.iteration}",
+                       hint="duplicate voters in the vote can make the program singular")
+        a = drop_tiny(sol.x)
+        F = Hs[:, idx] @ a
+        test_error = None
+        if Ht is not None:
+            test_error = float(np.mean(np.where(Ht[:, idx] @ a > 0, 1.0, -1.0) != run.y_test))
+        rows.append({
+            "iteration": rec.iteration, "n_voters": t,
+            "c_bound": bounds.c_bound(float(run.y @ F) / m, float(F @ F) / m),
+            "train_error": float(np.mean(np.where(F > 0, 1.0, -1.0) != run.y)),
+            "test_error": test_error, "cbboost_c_bound": rec.c_bound})
+    return pd.DataFrame(rows, columns=MINCQ_ON_HISTORY_COLUMNS)

@@ -1,0 +1,28 @@
+"""Widgets built from the algorithm registry's hyper-parameter descriptions."""
+from __future__ import annotations
+
+import streamlit as st
+
+from . import state
+
+HP_STORE = "hp_store"
+
+
+def param_widget(param, algorithm):
+    """Draw the control of one :class:`~cbviz.algorithms.registry.Param`; return its value.
+
+    The value survives switching to another algorithm and back (kept per algorithm).
+    """
+    bound = state.bind(HP_STORE, f"{algorithm}.{param.name}", f"hp_{algorithm}_{param.name}",
+                       default=param.default)
+    if param.kind == "choice":
+        return st.radio(param.label, param.choices, horizontal=True, help=param.help, **bound)
+    if param.kind == "bool":
+        return st.toggle(param.label, help=param.help, **bound)
+    if param.kind == "int":
+        return int(st.number_input(param.label, int(param.low), int(param.high), step=1,
+                                   help=param.help, **bound))
+    fmt = "%.2e" if param.log else "%.3f"
+    step = None if param.log else (param.high - param.low) / 100
+    return float(st.number_input(param.label, float(param.low), float(param.high), step=step,
+                                 format=fmt, help=param.help, **bound))

@@ -1,0 +1,302 @@
+"""Checks of CqBoost (cbviz.algorithms.cqboost) against Algorithm 1 of the CqBoost paper.
+
+Reference quantities are rebuilt here from the definitions:
+
+* the restricted program over the columns chosen up to step t (the records' indices):
+  ``min w^T K_S w`` s.t. ``sum(w) = 1``, ``g_S^T w >= mu``, ``w >= 0``, re-solved by scipy's
+  SLSQP; its optimal margins ``gamma = diag(y) H_S w`` are unique (the objective is strictly
+  convex in gamma) even where ``w`` is not;
+* the multipliers ``(nu, beta)`` recovered by least squares from stationarity on the support
+  (not read from the run), the example weights ``alpha = (beta - 2 gamma) / m`` and every
+  column's edge ``sum_i alpha_i y_i h(x_i) = beta g_k - 2 (K w)_k``;
+* the dual value ``-(m/4) |alpha - beta/m|^2 + beta mu - nu`` (strong duality);
+* the authors' formulation with gamma as variables (m + t of them) solved by cvxopt, whose
+  duals of the gamma rows are the example weights (sign conventions checked numerically).
+
+Tolerances: objective values 1e-11 absolute vs SLSQP, margins 1e-6 (an argmin from values),
+stationarity / dual feasibility 1e-8 in edge units (edges are O(1/m)-weighted sums), strong
+duality 1e-10, multipliers vs the run 1e-10 absolute (the solver's tolerances are 1e-12
+relative).  Ties between identical columns are resolved by the lowest index in the module;
+the tests accept any column whose edge is the largest up to 1e-12.  Fixed seeds everywhere.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from cvxopt import matrix, solvers
+from scipy.optimize import minimize
+from sklearn.datasets import load_breast_cancer, make_moons
+
+from cbviz.algorithms import ParameterError
+from cbviz.algorithms.cqboost import CqBoost
+from cbviz.algorithms.qp import QPError
+from cbviz.voters import StumpPool
+
+OBJ_TOL = 1e-11
+MARGIN_TOL = 1e-6
+KKT_TOL = 1e-8
+DUAL_TOL = 1e-10
+MULT_TOL = 1e-10
+
+
+# --------------------------------------------------------------------------- definitions
+
+def restricted_scipy(H, y, cols, mu):
+    """SLSQP on the restricted program over columns ``cols``; returns (objective, w)."""
+    Hs = H[:, cols]
+    m, t = Hs.shape
+    K, g = Hs.T @ Hs / m, Hs.T @ y / m
+    res = minimize(lambda w: w @ K @ w, np.full(t, 1.0 / t), jac=lambda w: 2 * K @ w,
+                   method="SLSQP", bounds=[(0.0, None)] * t,
+                   constraints=[{"type": "eq", "fun": lambda w: w.sum() - 1.0,
+                                 "jac": lambda w: np.ones(t)},
+                                {"type": "ineq", "fun": lambda w: g @ w - mu,
+                                 "jac": lambda w: g}],
+                   options={"ftol": 1e-15, "maxiter": 2000})
+    assert res.success, res.message
+    return float(res.fun), res.x
+
+
+def recovered_multipliers(H, y, a, mu):
+    """(nu, beta) from stationarity 2 K w + nu - beta g = 0 on the support of a."""
+    m = y.size
+    F = H @ a
+    grad = 2.0 * H.T @ F / m
+    g = H.T @ y / m
+    supp = a > 1e-6 * a.max()
+    if np.mean(y * F) - mu > 1e-7:          # mu constraint slack: beta = 0
+        return -float(np.mean(grad[supp])), 0.0
+    B = np.column_stack([np.ones(supp.sum()), -g[supp]])
+    nu, beta = np.linalg.lstsq(B, -grad[supp], rcond=None)[0]
+    return float(nu), float(beta)
+
+
+def example_weights(y, F, beta):
+    """alpha = (beta - 2 gamma) / m, gamma = y F (stationarity in the gamma variables)."""
+    return (beta - 2.0 * y * F) / y.size
+
+
+def entropy_and_max(alpha):
+    p = np.abs(alpha) / np.abs(alpha).sum()
+    nz = p[p > 0]
+    return float(-np.sum(nz * np.log(nz))), float(p.max())
+
+
+# --------------------------------------------------------------------------- data
+
+def stumps(X, y, n_thresholds=10):
+    pool = StumpPool(n_thresholds=n_thresholds).fit(X)
+    return pool.transform(X), pool.operator(X), np.where(y == 1, 1.0, -1.0)
+
+
+@pytest.fixture(scope="module")
+def moons():
+    X, y = make_moons(n_samples=300, noise=0.3, random_state=0)
+    return stumps(X, y)
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    idx = np.random.default_rng(0).permutation(y.size)[:300]
+    return stumps(X[idx], y[idx])
+
+
+CASES = [("moons", 0.1, 1e-6), ("moons", 0.3, 1e-6), ("cancer", 0.3, 1e-6),
+         ("cancer", 0.3, 1e-3)]
+
+
+@pytest.fixture(scope="module")
+def finished(moons, cancer):
+    """Runs to termination, keyed by (data, mu, epsilon): (H, y, mu, run)."""
+    out = {}
+    for name, mu, eps in CASES:
+        H, op, y = moons if name == "moons" else cancer
+        run = CqBoost(mu=mu, epsilon=eps, max_iter=500).start(op, y).run()
+        out[(name, mu, eps)] = (H, y, mu, run)
+    return out
+
+
+def test_coarser_epsilon_stops_earlier(finished):
+    fine, coarse = finished[("cancer", 0.3, 1e-6)][3], finished[("cancer", 0.3, 1e-3)][3]
+    assert len(coarse.history) < len(fine.history)
+    assert coarse.chosen == fine.chosen[:len(coarse.chosen)]
+
+
+# --------------------------------------------------------------------------- the program
+
+@pytest.mark.parametrize("case", CASES)
+def test_restricted_program_is_solved(finished, case):
+    H, y, mu, run = finished[case]
+    chosen = [r.index for r in run.history]
+    assert chosen == run.chosen and len(set(chosen)) == len(chosen)
+    T = len(run.history)
+    for t in sorted({2, 3, 5, 10, T // 2, T} & set(range(2, T + 1))):
+        rec = run.history[t - 1]
+        a = run.weights_at(t)
+        assert set(rec.support) <= set(chosen[:t])
+        assert a.sum() == pytest.approx(1.0, abs=1e-9)
+        F = H @ a
+        assert rec.objective == pytest.approx(np.mean(F * F), abs=1e-12)
+        assert np.mean(y * F) >= mu - 1e-9
+        obj, w = restricted_scipy(H, y, chosen[:t], mu)
+        assert abs(rec.objective - obj) <= OBJ_TOL, (t, rec.objective, obj)
+        assert rec.objective <= obj + OBJ_TOL
+        np.testing.assert_allclose(y * F, y * (H[:, chosen[:t]] @ w), atol=MARGIN_TOL)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_termination_no_column_violates_the_dual_constraint(finished, case):
+    H, y, mu, run = finished[case]
+    assert run.stop_reason.startswith("no column violates the dual constraint by more than epsilon")
+    a = run.weights
+    F = H @ a
+    m = y.size
+    nu, beta = recovered_multipliers(H, y, a, mu)
+    assert beta >= -KKT_TOL
+    assert abs(nu - run.nu) <= MULT_TOL and abs(beta - run.beta) <= MULT_TOL
+    alpha = example_weights(y, F, beta)
+    np.testing.assert_allclose(run.alpha, alpha, rtol=0, atol=1e-12)
+    edges = H.T @ (y * alpha)
+    # chosen columns: edge = nu on the support, <= nu elsewhere (stationarity in w);
+    # the rest of the pool: <= nu + epsilon (the stop rule, recomputed)
+    supp = a > 1e-6 * a.max()
+    assert np.max(np.abs(edges[supp] - nu)) <= KKT_TOL
+    assert np.max(edges[run.chosen]) <= nu + KKT_TOL
+    assert np.max(edges) <= nu + run.epsilon + KKT_TOL
+    # strong duality with the dual derived in the module docstring
+    dual = -(m / 4) * np.sum((alpha - beta / m) ** 2) + beta * mu - nu
+    assert abs(dual - run.history[-1].objective) <= DUAL_TOL
+
+
+@pytest.mark.parametrize("case", CASES[:2])
+def test_termination_is_within_epsilon_of_the_full_program(finished, case):
+    """(alpha, beta, nu + epsilon) is dual feasible for the whole pool, so the restricted
+    optimum exceeds the full one by at most epsilon (SLSQP over all 40 voters)."""
+    H, y, mu, run = finished[case]
+    full, _ = restricted_scipy(H, y, np.arange(H.shape[1]), mu)
+    assert -OBJ_TOL <= run.history[-1].objective - full <= run.epsilon + OBJ_TOL
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_steps_follow_algorithm_1(finished, case):
+    H, y, _, run = finished[case]
+    m = y.size
+    objectives = [r.objective for r in run.history]
+    assert all(b <= a + 1e-12 for a, b in itertools.pairwise(objectives))
+    assert objectives[-1] < objectives[0]
+    gamma_h = H.T @ y / m
+    first = run.history[0]
+    # uniform example weights: the first column has the largest margin, weight 1
+    assert first.index == int(np.argmax(gamma_h)) and first.alpha == 1.0
+    assert first.extra["edge"] == pytest.approx(gamma_h.max(), abs=1e-12)
+    assert np.isnan(first.extra["violation"])
+    for prev, rec in itertools.pairwise(run.history):
+        # the example weights after the previous step, rebuilt from its record
+        alpha = example_weights(y, H @ run.weights_at(prev.iteration), prev.extra["beta"])
+        edges = H.T @ (y * alpha)
+        edges[run.chosen[:prev.iteration]] = -np.inf
+        assert rec.index not in run.chosen[:prev.iteration]
+        assert edges[rec.index] >= edges.max() - 1e-12
+        assert rec.extra["edge"] == pytest.approx(edges[rec.index], abs=1e-12)
+        assert rec.extra["violation"] == pytest.approx(edges[rec.index] - prev.extra["nu"],
+                                                       abs=1e-12)
+        assert rec.extra["violation"] > run.epsilon
+        h = entropy_and_max(alpha)
+        assert prev.extra["example_weight_entropy"] == pytest.approx(h[0], rel=1e-9)
+        assert prev.extra["example_weight_max"] == pytest.approx(h[1], rel=1e-9)
+        assert prev.extra["example_weight_negative"] == np.mean(alpha < 0)
+        assert rec.alpha == run.weights_at(rec.iteration)[rec.index]
+
+
+def test_duals_match_the_authors_formulation():
+    """The program with gamma as variables (as the authors' code writes it, solved by cvxopt
+    with its own Lagrangian convention): duals of the gamma rows = the run's example weights,
+    dual of sum(w) = 1 = nu, dual of mean(gamma) >= mu = beta."""
+    X, y = make_moons(n_samples=80, noise=0.3, random_state=4)
+    H, _, y = stumps(X, y, n_thresholds=5)
+    mu = 0.2
+    run = CqBoost(mu=mu, max_iter=6).start(H, y).run()
+    YH = y[:, None] * H[:, run.chosen]
+    m, t = YH.shape
+    P = np.zeros((t + m, t + m))
+    P[t:, t:] = 2.0 / m * np.eye(m)
+    A = np.block([[-YH, np.eye(m)], [np.ones((1, t)), np.zeros((1, m))]])
+    b = np.concatenate([np.zeros(m), [1.0]])
+    G = np.block([[-np.eye(t), np.zeros((t, m))], [np.zeros((1, t)), -np.ones((1, m)) / m]])
+    h = np.concatenate([np.zeros(t), [-mu]])
+    sol = solvers.qp(*(matrix(np.ascontiguousarray(v, dtype=float).reshape(len(v), -1))
+                       for v in (P, np.zeros(t + m), G, h, A, b)),
+                     kktsolver="ldl", options={"show_progress": False, "abstol": 1e-13,
+                                               "reltol": 1e-12, "feastol": 1e-12})
+    assert sol["status"] == "optimal"
+    duals = np.array(sol["y"]).ravel()
+    np.testing.assert_allclose(run.alpha, duals[:m], rtol=0, atol=1e-8)
+    assert run.nu == pytest.approx(duals[m], abs=1e-8)
+    assert run.beta == pytest.approx(np.array(sol["z"]).ravel()[-1], abs=1e-8)
+    assert run.history[-1].objective == pytest.approx(sol["primal objective"], abs=1e-10)
+
+
+# --------------------------------------------------------------------------- stepper protocol
+
+def test_dense_and_operator_agree(moons):
+    H, op, y = moons
+    a = CqBoost(mu=0.3).start(H, y).run()
+    b = CqBoost(mu=0.3).start(op, y).run()
+    assert a.chosen == b.chosen and a.stop_reason == b.stop_reason
+    np.testing.assert_allclose(a.weights, b.weights, atol=1e-10)
+
+
+def test_max_iter_and_test_error(moons):
+    H, op, y = moons
+    Ht, yt = H[::2], y[::2]
+    run = CqBoost(mu=0.1, max_iter=3).start(op, y, H_test=Ht, y_test=yt).run()
+    assert len(run.history) == 3 and run.stop_reason == "max_iter reached (3)"
+    assert run.step() is None and len(run.history) == 3
+    rec = run.history[-1]
+    assert rec.test_error == np.mean(np.where(Ht @ run.weights > 0, 1.0, -1.0) != yt)
+    frame = run.to_frame()
+    for col in ("edge", "violation", "nu", "beta", "example_weight_entropy",
+                "example_weight_max", "example_weight_negative", "solver_iterations"):
+        assert col in frame.columns
+
+
+def test_every_voter_chosen_stops():
+    """A voter and its complement: both violate the dual constraint, then none is left."""
+    rng = np.random.default_rng(9)
+    y = rng.choice([-1.0, 1.0], size=30)
+    h = np.where(rng.random(30) < 0.8, y, -y)
+    run = CqBoost(mu=0.1, epsilon=0.0).start(np.column_stack([h, -h]), y).run()
+    assert [r.index for r in run.history] == [0, 1]
+    assert run.stop_reason.startswith("every voter of the pool is in the restricted program")
+    # the vote is then the optimum of the full program: margins at mean exactly mu
+    assert np.mean(y * run.F) == pytest.approx(0.1, abs=1e-9)
+
+
+# --------------------------------------------------------------------------- errors
+
+@pytest.mark.parametrize("kwargs", [dict(mu=0), dict(mu=-0.5), dict(mu=1.01), dict(mu="0.1"),
+                                    dict(mu=None), dict(mu=False), dict(epsilon=-1e-6),
+                                    dict(epsilon=float("inf")), dict(epsilon=float("nan")),
+                                    dict(epsilon="0"), dict(epsilon=True), dict(max_iter=0),
+                                    dict(max_iter=2.0), dict(delta=0.0), dict(delta=1.5)])
+def test_bad_parameters(kwargs):
+    with pytest.raises(ParameterError):
+        CqBoost(**kwargs)
+
+
+def test_unreachable_mu_gives_the_typed_error(moons):
+    H, op, y = moons
+    largest = float((H.T @ y).max() / y.size)
+    with pytest.raises(QPError) as info:
+        CqBoost(mu=largest + 0.01).start(op, y)
+    err = info.value
+    assert isinstance(err, ParameterError) and err.status == "infeasible"
+    assert err.hint.startswith("lower mu: the largest reachable first moment is")
+    assert float(err.hint.rsplit(" ", 1)[1]) == pytest.approx(largest, rel=1e-9)
+    # mu = the largest margin is reachable: the best column alone, then what lowers mu2
+    run = CqBoost(mu=largest).start(op, y).run()
+    assert run.history[0].mu1 == pytest.approx(largest, abs=1e-12)
+    assert np.mean(y * run.F) >= largest - 1e-9

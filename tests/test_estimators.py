@@ -8,15 +8,55 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from cbviz.algorithms import ParameterError
-from cbviz.estimators import CBBoostClassifier
+from cbviz.estimators import (AdaBoostClassifier, CBBoostClassifier, CqBoostClassifier,
+                              KLBoostClassifier, MinCqClassifier, QuadBoostClassifier,
+                              VEBBoostClassifier)
 from cbviz.voters import HyperplanePool, RBFPool, StumpPool
 
+# one of each family, small enough for the peer suite (about 40 checks each)
+PEERS = [CBBoostClassifier(max_iter=20),
+         CBBoostClassifier(pool=HyperplanePool(20), direction="gradient", eligible="all"),
+         CBBoostClassifier(pool=RBFPool(20), max_iter=15, reuse_voters=True),
+         MinCqClassifier(pool=StumpPool(5), mu=0.05),
+         MinCqClassifier(pool=StumpPool(5), form="simplex"),
+         CqBoostClassifier(pool=StumpPool(5), max_iter=10),
+         QuadBoostClassifier(max_iter=20, regularization="l1"),
+         KLBoostClassifier(pool=StumpPool(5), max_iter=5),
+         VEBBoostClassifier(max_iter=20),
+         AdaBoostClassifier(max_iter=20)]
 
-@parametrize_with_checks([CBBoostClassifier(max_iter=20),
-                          CBBoostClassifier(pool=HyperplanePool(20), direction="gradient"),
-                          CBBoostClassifier(pool=RBFPool(20), max_iter=15)])
+
+@parametrize_with_checks(PEERS)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("estimator", PEERS[3:], ids=lambda e: type(e).__name__)
+def test_every_family_in_a_pipeline_with_staged_replay(estimator, cancer):
+    X, y = cancer
+    pipe = make_pipeline(StandardScaler(), estimator).fit(X, y)
+    clf = pipe[-1]
+    assert pipe.score(X, y) > 0.85
+    staged = list(clf.staged_decision_function(pipe[0].transform(X)))
+    assert len(staged) == clf.n_iter_ >= 1
+    np.testing.assert_allclose(staged[-1], clf.decision_function(pipe[0].transform(X)),
+                               atol=1e-12)
+    assert clf.stop_reason_
+
+
+@pytest.mark.parametrize("estimator, grid", [
+    (MinCqClassifier(pool=StumpPool(5)), {"mu": [0.01, 0.1]}),
+    (CqBoostClassifier(pool=StumpPool(5), max_iter=15), {"mu": [0.01, 0.1]}),
+    (QuadBoostClassifier(max_iter=30), {"regularization": [None, "l1", "l2"]}),
+    (KLBoostClassifier(pool=StumpPool(5), max_iter=5), {"C": [0.1, 10.0]}),
+    (VEBBoostClassifier(max_iter=30), {"lam": [0.0, 1.0]}),
+    (AdaBoostClassifier(), {"max_iter": [5, 30]}),
+], ids=lambda v: type(v).__name__ if not isinstance(v, dict) else "")
+def test_grid_search_over_each_family(estimator, grid, cancer):
+    X, y = cancer
+    search = GridSearchCV(estimator, grid, cv=3).fit(X, y)
+    assert search.best_score_ > 0.85
+    assert set(search.best_params_) == set(grid)
 
 
 @pytest.fixture(scope="module")

@@ -90,10 +90,12 @@ def _mu(default):
 
 
 _CQ_PLOTS = (
-    ("Column generation<br><sup>edge of the added column and the dual variable ν</sup>",
-     "edge / ν", {"edge": "edge of the added column", "nu": "ν (dual of Σw = 1)"},
+    ("Column generation<br><sup>the added column's edge against the dual variable ν</sup>",
+     "edge / ν", {"edge": "edge of the added column", "nu": "ν after re-solving",
+                  "violation": "edge − ν of the previous program (stop when ≤ ε)"},
      "CqBoost adds the column with the largest edge Σᵢ αᵢ yᵢ h(xᵢ) under the dual example "
-     "weights α, and stops when no edge exceeds ν + ε (Roy et al. 2016, Algorithm 1)."),
+     "weights α of the previous program, and stops when no edge exceeds that program's ν by more "
+     "than ε (Roy et al. 2016, Algorithm 1)."),
     ("Example weights<br><sup>how the dual weighting concentrates</sup>", "weight / nats",
      {"example_weight_max": "largest |example weight| (share)",
       "example_weight_entropy": "entropy of |example weights| (nats; ln m = uniform)"},
@@ -121,7 +123,7 @@ ALGORITHMS = {spec.key: spec for spec in (
     AlgorithmSpec(
         "mincq", "MinCq", "Laviolette et al. ICML 2011; Germain et al. JMLR 2015",
         "solves one quadratic program: the lowest C-bound of a vote whose margin has mean μ",
-        MinCq, "MinCq's quadratic objective (the second moment of the margin at fixed μ₁)",
+        MinCq, "the program's objective: QᵀMQ − AᵀQ (quasi-uniform) or μ₂ (simplex), at fixed μ₁",
         (_mu(0.05), Param("form", "Program", "choice", "quasi_uniform",
                           "quasi_uniform: MinCq's program on the quasi-uniform posteriors; "
                           "simplex: the plain program (2) of Roy et al. 2016 over all posteriors",

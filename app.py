@@ -43,7 +43,7 @@ weight that minimizes C in closed form (Theorem 3), so every step is one pass ov
         st.switch_page(step_page)
 
 
-step_page = st.Page("app_pages/step_through_cbboost.py", title="Step through CB-Boost", icon=":material/footprint:")
+step_page = st.Page("app_pages/step_through_cbboost.py", title="Step through an algorithm", icon=":material/footprint:")
 gradient_page = st.Page("app_pages/gradient_vs_exhaustive.py", title="Gradient vs exhaustive", icon=":material/explore:")
 navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
                             step_page, gradient_page])

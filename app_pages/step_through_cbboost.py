@@ -20,11 +20,14 @@ if pending is not None:  # from a reloaded JSON: set before the widgets are draw
                                     for k, v in pending["params"].items()})
 
 # ---- algorithm and hyper-parameters ---------------------------------------------------------
+spec = ALGORITHMS[page["algorithm"]]  # the selector below writes here before a rerun
+st.title(f"Step through {spec.name}")
+st.caption(f"{problem.dataset.description} · {problem.split.X_train.shape[0]} train / "
+           f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
 c_algo, c_iter, c_speed = st.columns([2, 1, 2])
 algorithm = c_algo.selectbox("Algorithm", list(ALGORITHMS),
                              format_func=lambda k: ALGORITHMS[k].name,
                              **state.bind(STORE, "algorithm", "step_algorithm"))
-spec = ALGORITHMS[algorithm]
 if spec.iterative:
     max_iter = c_iter.number_input("Max iterations", 1, 5000,
                                    **state.bind(STORE, "max_iter", "step_max_iter"))
@@ -32,9 +35,6 @@ if spec.iterative:
                                   **state.bind(STORE, "speed", "step_speed"))
 else:
     max_iter, speed = 1, None
-st.title(f"Step through {spec.name}")
-st.caption(f"{problem.dataset.description} · {problem.split.X_train.shape[0]} train / "
-           f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
 st.markdown(f"**{spec.name}** ({spec.paper}) {spec.description}. It minimizes: "
             f"*{spec.objective}*.")
 params = {}
@@ -97,6 +97,7 @@ def show():
             first = ("Press **Solve** to solve the quadratic program" if not spec.iterative
                      else "Press **Step** to take the first iteration")
             st.info(f"{first}.", icon=":material/footprint:")
+        data_overview()
         return
     n = len(run.history)
     if n > 1:
@@ -114,6 +115,14 @@ def show():
         st.success(f"Stopped after {n} iteration{'s' * (n > 1)}: {run.stop_reason}.",
                    icon=":material/flag:")
     frame = run.to_frame()
+    if problem.split.X_train.shape[1] == 2:
+        st.plotly_chart(decision_regions(w, rec), key="step_fig_regions", width="stretch")
+        st.caption("Value of the normalized vote Σ Qₖ hₖ(x) over the plane (red: vote for +1, "
+                   "blue: vote for −1) with the training and test points; the dashed line is "
+                   "the voter chosen at this iteration.")
+    else:
+        with st.expander("The data"):
+            data_overview()
 
     st.plotly_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds", width="stretch")
     with st.expander("What is this?"):
@@ -130,6 +139,15 @@ def show():
                              title=f"What {spec.name} minimizes<br><sup>{spec.objective}</sup>",
                              y_title=spec.objective, uirevision="objective"), "step_fig_objective",
          f"The quantity {spec.name} minimizes, after each iteration ({spec.paper})."),
+        (plots.series_figure(frame, {"gibbs_risk": "Gibbs risk r", "disagreement":
+                                     "disagreement d"}, current=t, uirevision="risks",
+                             title="Gibbs risk and disagreement<br><sup>C = 1 − (1 − 2r)² / "
+                                   "(1 − 2d) for ±1 voters</sup>",
+                             y_title="fraction of examples"), "step_fig_risks",
+         "r: the error of one voter drawn from Q, averaged over the examples; d: how often two "
+         "voters drawn from Q disagree. The C-bound is small when the voters are accurate (small "
+         "r) and still disagree (large d). For real-valued voters (RBF) they are defined from "
+         "the margins: r = (1 − μ₁)/2 and d = (1 − μ₂)/2."),
         (plots.kl_figure(frame, problem.n_voters, current=t), "step_fig_kl",
          "KL(Q‖P) = ln n + Σ Qₖ ln Qₖ to the uniform prior over the n voters. It never exceeds "
          "ln n (all the weight on one voter) and enters every PAC-Bayes bound."),
@@ -157,11 +175,6 @@ def show():
                     st.markdown(text)
     if algorithm == "cbboost":
         mincq_beside(frame, t)
-    if problem.split.X_train.shape[1] == 2:
-        st.plotly_chart(decision_regions(w, rec), key="step_fig_regions", width="stretch")
-        st.caption("Value of the normalized vote Σ Qₖ hₖ(x) over the plane (red: vote for +1, "
-                   "blue: vote for −1) with the training and test points; the dashed line is "
-                   "the voter chosen at this iteration.")
     st.subheader("Voters in the vote")
     st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]), hide_index=True,
                  width="stretch", height=min(400, 38 + 35 * rec.n_voters))
@@ -183,6 +196,24 @@ def mincq_beside(frame, t):
                     key="step_fig_mincq", width="stretch")
 
 
+def data_overview():
+    """What the data are before any vote: the plane (2-D) or sizes, balance and a projection."""
+    s = problem.split
+    if s.X_train.shape[1] == 2:
+        w = np.zeros(problem.n_voters)
+        st.plotly_chart(decision_regions(w, None), key="step_fig_regions", width="stretch")
+        st.caption("The training (filled) and test (open) points; the vote colors the plane "
+                   "from the first step on.")
+        return
+    c = st.columns(4)
+    c[0].metric("Training examples m", s.X_train.shape[0])
+    c[1].metric("Test examples", s.X_test.shape[0])
+    c[2].metric("Features d", s.X_train.shape[1])
+    c[3].metric("Class +1 (train)", f"{np.mean(s.y_train > 0):.0%}")
+    st.plotly_chart(plots.projection_figure(s.X_train, s.y_train, s.X_test, s.y_test),
+                    key="step_fig_projection", width="stretch")
+
+
 def decision_regions(w, rec):
     X = np.vstack([problem.split.X_train, problem.split.X_test])
     lo, hi = X.min(axis=0), X.max(axis=0)
@@ -193,12 +224,14 @@ def decision_regions(w, rec):
     Z = problem.vote_on(np.column_stack([xx.ravel(), yy.ravel()]), w).reshape(xx.shape)
     stump = None
     pool = problem.pool
-    if hasattr(pool, "threshold_") and rec.index is not None:
+    if hasattr(pool, "threshold_") and rec is not None and rec.index is not None:
         stump = {"feature": int(pool.feature_[rec.index]),
                  "threshold": float(pool.threshold_[rec.index]), "label": rec.label}
     s = problem.split
-    return plots.decision_figure(xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stump,
-                                 feature_names=s.feature_names)
+    return plots.decision_figure(
+        xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stump,
+        feature_names=s.feature_names, height=560,
+        subtitle=None if rec is not None else "no voter yet: the vote is 0 everywhere")
 
 
 st.fragment(show, run_every=speed if st.session_state.get("step_playing") else None)()

@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 __all__ = [
     "bounds_figure", "error_figure", "kl_figure", "alpha_figure", "margin_figure",
     "decision_figure", "direction_curve_figure", "landscape_figure", "lockstep_figure",
-    "series_figure", "mincq_on_voters_figure", "weights_table",
+    "series_figure", "mincq_on_voters_figure", "projection_figure", "weights_table",
 ]
 
 # Colors (Okabe-Ito palette: distinguishable with the common color-vision deficiencies).
@@ -357,7 +357,8 @@ def _grid_axis(a, axis):
 
 
 def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump=None,
-                    feature_names=("x0", "x1"), uirevision="regions"):
+                    feature_names=("x0", "x1"), uirevision="regions", subtitle=None,
+                    height=420):
     """Normalized vote on a grid of the input plane, the data points and the newest voter.
 
     Colors: red where the vote says +1, blue where it says -1, white on the boundary;
@@ -414,12 +415,51 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines", name=name, line=dict(color=YELLOW, width=4, dash="dash"),
             hovertemplate=f"{name}<br>threshold = {t:.4g}<extra></extra>"))
-    _style(fig, title="Majority vote on the input plane<br><sup>color: normalized vote Σ Q_k h_k(x)</sup>",
-           x_title=fx, y_title=fy, uirevision=uirevision, height=420)
+    subtitle = "color: normalized vote Σ Qₖ hₖ(x)" if subtitle is None else subtitle
+    _style(fig, title=f"Majority vote on the input plane<br><sup>{subtitle}</sup>",
+           x_title=fx, y_title=fy, uirevision=uirevision, height=height)
     fig.update_xaxes(range=[gx.min(), gx.max()], showgrid=False, zeroline=False,
                      constrain="domain")
     fig.update_yaxes(range=[gy.min(), gy.max()], showgrid=False, zeroline=False,
                      scaleanchor="x", scaleratio=1, constrain="domain")
+    return fig
+
+
+def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="projection"):
+    """The examples on their first two principal axes (fitted on the training part).
+
+    For data with more than two features: what the data look like before any vote.  The
+    axis titles give the share of the training variance each axis carries.
+    """
+    X_train = np.asarray(X_train, dtype=float)
+    mean = X_train.mean(axis=0)
+    scale = X_train.std(axis=0)
+    scale[scale == 0] = 1.0
+    Z = (X_train - mean) / scale
+    _, sv, vt = np.linalg.svd(Z, full_matrices=False)
+    k = min(2, vt.shape[0])
+    axes = vt[:k].T if k == 2 else np.column_stack([vt[0], np.zeros(vt.shape[1])])
+    share = sv ** 2 / max(float(np.sum(sv ** 2)), 1e-300)
+    fig = go.Figure()
+    for X, y, part, filled in ((X_train, y_train, "train", True), (X_test, y_test, "test", False)):
+        if X is None or y is None:
+            continue
+        P = ((np.asarray(X, dtype=float) - mean) / scale) @ axes
+        for sign, symbol in ((1, "circle"), (-1, "square")):
+            sel = np.asarray(y) == sign
+            color = POS if sign > 0 else NEG
+            name = f"{part} {'+1' if sign > 0 else '-1'}"
+            fig.add_trace(go.Scatter(
+                x=P[sel, 0], y=P[sel, 1], mode="markers", name=name,
+                marker=dict(symbol=symbol if filled else f"{symbol}-open", size=7,
+                            color=color, opacity=0.8,
+                            line=dict(color="white" if filled else color, width=1)),
+                hovertemplate=f"{name}<br>PC1 = %{{x:.4g}}<br>PC2 = %{{y:.4g}}<extra></extra>"))
+    pc2 = share[1] if share.size > 1 else 0.0
+    _style(fig, title="The data on their first two principal axes<br><sup>standardized "
+           "features, axes fitted on the training part</sup>",
+           x_title=f"PC1 ({share[0]:.0%} of the variance)", y_title=f"PC2 ({pc2:.0%} of the variance)",
+           uirevision=uirevision, height=420)
     return fig
 
 

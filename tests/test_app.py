@@ -291,3 +291,17 @@ def test_mincq_beside_cbboost():
     assert not at.exception
     names = [n for traces in charts(at).values() for n in traces]
     assert "MinCq(CB-Boost): optimal C-bound on the same voters" in names
+
+
+def test_the_data_come_first():
+    at = app(STEP)  # moons: the plane with the points before any step
+    titles = list(charts(at))
+    assert any(t.startswith("Majority vote on the input plane") and "no voter yet" in t
+               for t in titles), titles
+    real = app(STEP, source="real", real="breast_cancer")
+    assert any("principal axes" in t for t in charts(real))
+    labels = {m.label: m.value for m in real.metric}
+    assert labels["Features d"] == "30" and labels["Training examples m"] == "398"
+    real.button(key="step_once").click().run()
+    names = [n for traces in charts(real).values() for n in traces]
+    assert "Gibbs risk r" in names and "disagreement d" in names

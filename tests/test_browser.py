@@ -68,13 +68,27 @@ def page():
         browser.close()
 
 
+IDLE = ("() => { const a = document.querySelector(\"[data-testid='stApp']\");"
+        " return a && a.getAttribute('data-test-script-state') === 'notRunning'; }")
+
+
 def settle(page):
+    """Wait until the app is drawn and its script is idle (state, never a fixed sleep)."""
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
-    page.wait_for_function(
-        "() => { const a = document.querySelector(\"[data-testid='stApp']\");"
-        " return a && a.getAttribute('data-test-script-state') === 'notRunning'; }",
-        timeout=60_000)
-    page.wait_for_timeout(400)
+    page.wait_for_function(IDLE, timeout=60_000)
+
+
+def wait_text(page, text, timeout=60_000):
+    """Wait until ``text`` is on the page, then until the script is idle."""
+    page.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
+    settle(page)
+
+
+def iteration_shown(page):
+    """The iteration number of the status line ("Iteration t of n"), or 0 before any step."""
+    return page.evaluate(
+        "() => { const m = document.body.innerText.match(/Iteration (\\d+) of (\\d+)/);"
+        " return m ? Number(m[2]) : 0; }")
 
 
 def no_exception(page):
@@ -86,9 +100,8 @@ def shoot(page, name):
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 
 
-def click(page, text):
-    page.get_by_role("button", name=text, exact=True).first.click()
-    settle(page)
+def button(page, text):
+    return page.get_by_role("button", name=text).first
 
 
 def test_home_then_step_through(server, page):
@@ -96,30 +109,48 @@ def test_home_then_step_through(server, page):
     settle(page)
     no_exception(page)
     shoot(page, "home")
-    click(page, "▶ Start on the two-moons toy set")
-    for _ in range(3):
-        click(page, "Step")
+    button(page, "Start on the two-moons toy set").click()
+    wait_text(page, "Press Step")
+    for i in range(1, 4):
+        button(page, "Step").click()
+        wait_text(page, f"Iteration {i} of {i}")
     no_exception(page)
-    assert page.get_by_text("Iteration 3", exact=False).count() > 0
-    assert page.locator(".js-plotly-plot").count() >= 6
+    page.locator(".js-plotly-plot").nth(5).wait_for()  # every chart of the run is drawn
     shoot(page, "step_through")
-    click(page, "▶ Play")
-    page.wait_for_timeout(3000)  # 0.5 s per step: several steps while playing
-    click(page, "⏸ Pause")
+    button(page, "Play").click()
+    page.wait_for_function(  # playing: the run moves by itself past iteration 5
+        "() => { const m = document.body.innerText.match(/Iteration \\d+ of (\\d+)/);"
+        " return m && Number(m[1]) >= 5; }", timeout=60_000)
+    button(page, "Pause").click()
+    button(page, "Play").wait_for(timeout=60_000)
+    settle(page)
+    paused_at = iteration_shown(page)
+    button(page, "Step").wait_for()
+    settle(page)
+    assert iteration_shown(page) <= paused_at + 1  # pause stops at the next step at most
     no_exception(page)
-    assert page.get_by_text("Iteration 3 ", exact=False).count() == 0  # moved past 3
-    assert page.get_by_role("button", name="▶ Play").count() == 1
     page.mouse.wheel(0, 900)
-    page.wait_for_timeout(500)
     shoot(page, "step_through_scrolled")
+
+
+def test_step_page_with_another_algorithm(server, page):
+    page.goto(server + "/step_through_cbboost")
+    settle(page)
+    page.get_by_label("Algorithm").click()
+    page.get_by_role("option", name="CqBoost").click()
+    wait_text(page, "Step through CqBoost")
+    button(page, "Step ×10").click()
+    wait_text(page, "Iteration")
+    page.locator(".js-plotly-plot").nth(5).wait_for()
+    no_exception(page)
+    shoot(page, "step_through_cqboost")
 
 
 def test_gradient_page(server, page):
     page.goto(server + "/gradient_vs_exhaustive")
     settle(page)
-    shoot(page, "gradient_vs_exhaustive")
+    page.locator(".js-plotly-plot").nth(1).wait_for()
     no_exception(page)
-    assert page.locator(".js-plotly-plot").count() >= 2
     shoot(page, "gradient_vs_exhaustive")
 
 
@@ -129,7 +160,6 @@ def test_bad_csv_upload_shows_message(server, page, tmp_path):
     page.goto(server + "/step_through_cbboost?source=csv")
     settle(page)
     page.locator("input[type='file']").first.set_input_files(str(bad))
-    settle(page)
+    wait_text(page, "could not be used")
     no_exception(page)
-    assert page.get_by_text("could not be used", exact=False).count() > 0
     shoot(page, "bad_csv")

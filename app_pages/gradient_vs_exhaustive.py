@@ -1,77 +1,149 @@
 """Gradient vs exhaustive: why CB-Boost's exact rule and the gradient rule choose differently."""
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from cbviz import plots
-from cbviz.algorithms import lockstep
+from cbviz.algorithms import lockstep, pick_correlations
+from cbviz.ui import state
+from cbviz.ui.glossary import CB_BOOST_PAPER
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 
+STORE = "gx_store"
+RUN_KEY = RUN_PREFIX + "lockstep"
 settings, problem = require_problem()
 st.title("Gradient vs exhaustive")
 st.markdown(
-    """
-From the same vote F, both rules add one voter h with the same closed-form weight (Theorem 3).
-The **gradient rule** (GB-CB-Boost) takes the voter along which the C-bound falls fastest at
-α = 0, the largest γ(h)ν(F) − γ(F)τ(F,h). The **exhaustive rule** (CB-Boost) takes the largest
-*exact* decrease after the optimal step (Property 1),
-(γ(h)ν(F) − γ(F)τ(F,h))² / (ν(F)(ν(F)ν(h) − τ(F,h)²)).
-The two differ by the factor 1 / (ν(F)ν(h) − τ(F,h)²), which grows as h becomes
-**uncorrelated with the current vote**: a voter that agrees with F only adds weight to what the
-vote already says, so its steep start is soon exhausted, while a voter that disagrees with F on
-the examples it gets wrong corrects the vote and keeps lowering the C-bound for longer.
+    f"""
+From the same vote F, both rules of {CB_BOOST_PAPER} add one voter h with the same
+closed-form weight (its Theorem 3). The **gradient rule** (GB-CB-Boost, its Appendix B) takes
+the voter along which the C-bound falls fastest at α = 0: the largest
+γ(h)ν(F) − γ(F)τ(F,h). The **exhaustive rule** (CB-Boost) takes the largest *exact* decrease
+after the optimal step (its Property 1), (γ(h)ν(F) − γ(F)τ(F,h))² / (ν(F)(ν(F)ν(h) − τ(F,h)²)).
+
+Up to the square, the two scores differ by the factor 1 / (ν(F)ν(h) − τ(F,h)²) =
+1 / (ν(F)ν(h)(1 − ρ²)), where ρ = τ(F,h)/√(ν(F)ν(h)) is the correlation of h with the vote on
+the training sample. The factor **grows as h becomes correlated with the vote**: among voters
+whose slope at α = 0 is fair, the exhaustive rule prefers those that point almost along F, whose
+optimal step is long before the C-bound turns back up; the gradient rule sees only the slope.
+The measured correlations of both picks are below.
 """
 )
 
-max_iter = st.number_input("Iterations for both rules", 2, 1000, 40, key="gx_max_iter")
-key = (RUN_PREFIX + "lockstep", int(max_iter), settings.delta)
-held = st.session_state.get(RUN_PREFIX + "lockstep")
+gx = state.store(STORE, {"max_iter": 40, "compare_all": False})
+c1, c2 = st.columns([1, 2])
+max_iter = c1.number_input("Iterations for both rules", 2, 1000,
+                           **state.bind(STORE, "max_iter", "gx_max_iter"))
+compare_all = c2.toggle("Also run both rules with eligible='all' (every voter, not only "
+                        "γ(h) > 0)", **state.bind(STORE, "compare_all", "gx_compare_all"),
+                        help="Theorem 3 assumes γ(h) > 0; voters with γ(h) ≤ 0 can still lower "
+                             "the C-bound. The dotted curves show what that restriction costs.")
+key = (int(max_iter), settings.delta, bool(compare_all))
+held = st.session_state.get(RUN_KEY)
 if held is None or held["key"] != key:
     with st.spinner("Running both rules in lockstep..."):
-        ex, gr, table = lockstep(problem.H_train, problem.split.y_train, int(max_iter),
-                                 problem.H_test, problem.split.y_test,
-                                 describe=problem.pool.describe, delta=settings.delta)
-    held = {"key": key, "ex": ex, "gr": gr, "table": table}
-    st.session_state[RUN_PREFIX + "lockstep"] = held
-ex, gr, table = held["ex"], held["gr"], held["table"]
+        args = (problem.H_train, problem.split.y_train, int(max_iter), problem.H_test,
+                problem.split.y_test)
+        ex, gr, table = lockstep(*args, describe=problem.pool.describe, delta=settings.delta)
+        if compare_all:
+            _, _, table_all = lockstep(*args, delta=settings.delta, eligible="all")
+            for rule in ("exhaustive", "gradient"):
+                table[f"{rule}_all_c_bound"] = table_all[f"{rule}_c_bound"].reindex(table.index)
+        picks = pick_correlations(ex)
+    held = {"key": key, "ex": ex, "gr": gr, "table": table, "picks": picks}
+    st.session_state[RUN_KEY] = held
+ex, gr, table, picks = held["ex"], held["gr"], held["table"], held["picks"]
 
 if not ex.history:
-    st.warning(f"No rule can start: {ex.stop_reason}.", icon="⚠️")
+    st.warning(f"No rule can start: {ex.stop_reason}.", icon=":material/warning:")
     st.stop()
 
+# ---- the claim, measured ----------------------------------------------------------------------
+st.subheader("Where the rules differ, from the same vote")
+differ = picks[picks["differ"]] if len(picks) else picks
+c = st.columns(3)
+c[0].metric("Steps where the rules would pick differently",
+            f"{len(differ)} of {len(picks)}",
+            help="from the exhaustive run's vote at each iteration: the voter it took vs. the "
+                 "voter the gradient rule would have taken from the same vote")
+if len(differ):
+    c[1].metric("Correlation ρ of the exhaustive pick with the vote",
+                f"{differ['exhaustive_correlation'].mean():.2f}",
+                help="mean over the steps where the rules differ")
+    c[2].metric("Correlation ρ of the gradient pick with the vote",
+                f"{differ['gradient_correlation'].mean():.2f}",
+                help="mean over the steps where the rules differ")
+    higher = int((differ["exhaustive_correlation"] > differ["gradient_correlation"]).sum())
+    st.caption(f"In {higher} of these {len(differ)} steps the exhaustive pick is the more "
+               "correlated with the vote.")
+else:
+    st.caption("On this data set both rules take the same voter from every vote of the run.")
+
+# ---- one iteration ----------------------------------------------------------------------------
 st.subheader("Every candidate at one iteration")
 n = len(ex.history)
-if n > 1:
-    t = st.slider("Vote of the exhaustive run after iteration", 1, n, 1, key="gx_view",
-                  help="the candidates are scored as the next voter to add to this vote")
-else:
-    t = 1
+t = st.slider("Vote of the exhaustive run after iteration", 1, n, 1, key="gx_view",
+              help="the candidates are scored as the next voter to add to this vote") if n > 1 else 1
 cands = ex.candidates(t)
-if cands.valid.any():
-    st.plotly_chart(plots.landscape_figure(cands, problem.pool.describe), key="gx_fig_landscape",
-                    width="stretch")
-    g, e = cands.gradient_pick, cands.exhaustive_pick
-    if g == e:
-        st.markdown(f"Both rules add **{problem.pool.describe(e)}** to this vote.")
-    else:
-        st.markdown(
-            f"The gradient rule would add **{problem.pool.describe(g)}** (C-bound decrease "
-            f"{cands.decrease[g]:.5f}); the exhaustive rule adds **{problem.pool.describe(e)}** "
-            f"(decrease {cands.decrease[e]:.5f}, {cands.decrease[e] / cands.decrease[g]:.2f}× "
-            "larger).")
+g, e = cands.gradient_pick, cands.exhaustive_pick
+left, right = st.columns([3, 2]) if problem.split.X_train.shape[1] == 2 else (st.container(), None)
+with left:
+    st.plotly_chart(plots.landscape_figure(cands, problem.pool.describe),
+                    key="gx_fig_landscape", width="stretch")
+if e < 0 and g < 0:
+    st.info(f"No eligible voter improves the C-bound of this vote. {ex.stop_reason}.",
+            icon=":material/info:")
+elif g == e:
+    st.markdown(f"Both rules add **{problem.pool.describe(e)}** to this vote.")
 else:
-    st.info(f"No voter improves the C-bound of this vote ({ex.stop_reason}).", icon="ℹ️")
+    st.markdown(
+        f"The gradient rule would add **{problem.pool.describe(g)}** (C-bound decrease "
+        f"{cands.decrease[g]:.5f}); the exhaustive rule adds **{problem.pool.describe(e)}** "
+        f"(decrease {cands.decrease[e]:.5f}, {cands.decrease[e] / cands.decrease[g]:.2f}× larger).")
+if right is not None:
+    with right:
+        X = np.vstack([problem.split.X_train, problem.split.X_test])
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        pad = 0.05 * (hi - lo + 1e-12)
+        xs = np.linspace(lo[0] - pad[0], hi[0] + pad[0], 100)
+        ys = np.linspace(lo[1] - pad[1], hi[1] + pad[1], 100)
+        xx, yy = np.meshgrid(xs, ys)
+        Z = problem.vote_on(np.column_stack([xx.ravel(), yy.ravel()]),
+                            ex.weights_at(t)).reshape(xx.shape)
+        pool = problem.pool
+        stumps = [] if not hasattr(pool, "threshold_") else [
+            {"feature": int(pool.feature_[k]), "threshold": float(pool.threshold_[k]),
+             "label": pool.describe(k), "name": f"{rule} pick: {{label}}", "color": color}
+            for k, rule, color in ((e, "exhaustive", plots.VERMILION),
+                                   (g, "gradient", plots.ORANGE)) if k >= 0]
+        s = problem.split
+        st.plotly_chart(plots.decision_figure(
+            xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stumps,
+            feature_names=s.feature_names, uirevision="gx_regions",
+            subtitle=f"the vote after iteration {t} and both rules' next voter"),
+            key="gx_fig_regions", width="stretch")
 
-st.subheader("Both rules side by side")
-agree = table["agree"].mean()
+# ---- both runs --------------------------------------------------------------------------------
+st.subheader("Both rules run side by side")
 st.plotly_chart(plots.lockstep_figure(table), key="gx_fig_lockstep", width="stretch")
-same_state = table.dropna(subset=["gradient_from_exhaustive_state"])
-same = (same_state["gradient_from_exhaustive_state"] == same_state["exhaustive_index"]).mean() \
-    if len(same_state) else float("nan")
-c1, c2, c3 = st.columns(3)
-c1.metric("Same voter at the same iteration", f"{agree:.0%}")
-c2.metric("Same pick from the same vote", "n/a" if same != same else f"{same:.0%}",
-          help="from the exhaustive run's vote, how often the gradient rule would pick the same voter")
-c3.metric("Final C-bound: exhaustive / gradient",
+diverge = table.index[~table["agree"].astype(bool)]
+c1, c2 = st.columns(2)
+c1.metric("First iteration where the runs differ",
+          "none" if not len(diverge) else int(table["iteration"][diverge[0]]),
+          help="after it, the two runs hold different votes: compare their C-bounds, not their "
+               "picks")
+c2.metric("Final C-bound: exhaustive / gradient",
           f"{ex.history[-1].c_bound:.4f} / {gr.history[-1].c_bound:.4f}")
 st.caption(f"Exhaustive run: {ex.stop_reason}. Gradient run: {gr.stop_reason}.")
 with st.expander("Choices per iteration"):
-    st.dataframe(table, hide_index=True, width="stretch")
+    shown = pd.DataFrame({
+        "iteration": table["iteration"],
+        "exhaustive rule added": table["exhaustive_label"].fillna("— (stopped)"),
+        "gradient rule added": table["gradient_label"].fillna("— (stopped)"),
+        "same voter": table["agree"].map({True: "yes", False: "no"}),
+        "C-bound, exhaustive": table["exhaustive_c_bound"],
+        "C-bound, gradient": table["gradient_c_bound"],
+    })
+    st.dataframe(shown, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                for c in ("C-bound, exhaustive", "C-bound, gradient")})

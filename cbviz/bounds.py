@@ -17,7 +17,7 @@ from scipy.special import gammaln, logsumexp
 __all__ = [
     "margins", "moments", "c_bound", "c_bound_from_risks", "c_bound_joint",
     "gibbs_risk", "disagreement", "joint_error", "kl_uniform", "kl_binary",
-    "kl_sup", "kl_inf", "log_xi", "first_order_bound", "seeger_c_bound",
+    "kl_sup", "kl_inf", "log_xi", "first_order_bound", "pac_bound_1", "PAC_BOUNDS", "tightest",
     "cqboost_c_bound", "tandem_bound", "bound_panel",
 ]
 
@@ -76,7 +76,7 @@ def c_bound(mu1, mu2, scale=1.0):
 def c_bound_from_risks(r, d):
     """C-bound from Gibbs risk and disagreement, ``1 - (1 - 2r)**2 / (1 - 2d)``.
 
-    Germain et al. (JMLR 2015), Theorem 11; equals :func:`c_bound` with
+    (Lacasse et al. 2006; Germain et al. JMLR 2015); equals :func:`c_bound` with
     ``mu1 = 1 - 2r``, ``mu2 = 1 - 2d``.
     """
     return c_bound(1.0 - 2.0 * np.asarray(r, float), 1.0 - 2.0 * np.asarray(d, float))
@@ -197,7 +197,7 @@ def first_order_bound(r, kl, m, delta=0.05):
     return float(2.0 * min(0.5, kl_sup(r, eps)))
 
 
-def seeger_c_bound(r, d, kl, m, delta=0.05):
+def pac_bound_1(r, d, kl, m, delta=0.05):
     """PAC-Bound 1 (Germain et al. JMLR 2015): C-bound of an upper bound on r and a lower bound on d.
 
     ``R = min(1/2, kl_sup(r, [KL + ln(2 xi(m)/delta)]/m))``,
@@ -225,7 +225,7 @@ def cqboost_c_bound(mu1, mu2, kl, m, delta=0.05):
 
 
 def tandem_bound(e, kl, m, delta=0.05):
-    """Tandem (joint-error) bound, Masegosa et al. (NeurIPS 2020), Theorem 9.
+    """Tandem (joint-error) bound of Masegosa et al. (NeurIPS 2020), in its kl form.
 
     ``4 min(1/4, kl_sup(e, [2 KL + ln(2 sqrt(m)/delta)] / m))``.
     """
@@ -233,12 +233,28 @@ def tandem_bound(e, kl, m, delta=0.05):
     return float(4.0 * min(0.25, kl_sup(e, eps)))
 
 
+# the four PAC-Bayesian bounds of the panel: record field -> name with its source
+PAC_BOUNDS = {
+    "pac_bound": "PAC-Bayes C-bound (Roy et al. 2016, Thm 2)",
+    "first_order_bound": "first-order bound, PAC-Bound 0 (Germain et al. 2015)",
+    "pac_bound_1": "PAC-Bound 1 (Germain et al. 2015)",
+    "tandem_bound": "tandem bound (Masegosa et al. 2020)",
+}
+
+
+def tightest(values):
+    """``(field, value)`` of the smallest of the :data:`PAC_BOUNDS` in ``values`` (a mapping or
+    an object with those attributes); ties go to the first listed."""
+    get = values.get if isinstance(values, dict) else (lambda k: getattr(values, k))
+    return min(((k, float(get(k))) for k in PAC_BOUNDS), key=lambda kv: kv[1])
+
+
 def bound_panel(M, kl, delta=0.05):
     """All the bounds of the panel for margins ``M`` (one per training example) and ``KL(Q||P)``.
 
     Returns a dict with the empirical quantities (mu1, mu2, gibbs_risk, disagreement,
     joint_error, c_bound) and the four PAC-Bayesian bounds (first_order_bound,
-    seeger_bound, pac_bound = Roy et al. 2016 Theorem 2, tandem_bound).
+    pac_bound_1, pac_bound = Roy et al. 2016 Theorem 2, tandem_bound).
     """
     if not 0.0 < delta <= 1.0:
         raise ValueError(f"delta must be in (0, 1], got {delta}")
@@ -250,7 +266,7 @@ def bound_panel(M, kl, delta=0.05):
         "mu1": mu1, "mu2": mu2, "gibbs_risk": r, "disagreement": d, "joint_error": e,
         "c_bound": c_bound(mu1, mu2),
         "first_order_bound": first_order_bound(r, kl, m, delta),
-        "seeger_bound": seeger_c_bound(r, d, kl, m, delta),
+        "pac_bound_1": pac_bound_1(r, d, kl, m, delta),
         "pac_bound": cqboost_c_bound(mu1, mu2, kl, m, delta),
         "tandem_bound": tandem_bound(e, kl, m, delta),
     }

@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .bounds import PAC_BOUNDS
+
 __all__ = [
     "bounds_figure", "error_figure", "kl_figure", "alpha_figure", "margin_figure",
     "decision_figure", "direction_curve_figure", "landscape_figure", "lockstep_figure",
@@ -157,16 +159,27 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
         line=dict(color=GREY, width=1.5, dash="dash"), fill="tozeroy",
         fillcolor="rgba(127,127,127,0.15)",
         hovertemplate="train error = %{y:.4g}<extra></extra>"))
-    for col, name, color, width, dash in (
-            ("c_bound", "empirical C-bound", BLUE, 3, None),
-            ("pac_bound", "PAC-Bayes C-bound (Roy et al. 2016, Thm 2)", VERMILION, 2, None),
-            ("first_order_bound", "first-order bound (PAC-Bound 0)", ORANGE, 1.5, "dashdot"),
-            ("seeger_bound", "Seeger C-bound (PAC-Bound 1)", GREEN, 2, None),
-            ("tandem_bound", "tandem bound", PURPLE, 1.5, "longdash")):
-        fig.add_trace(_line(it, _column(frame, col), name, color, width=width, dash=dash))
+    fig.add_trace(_line(it, _column(frame, "c_bound"), "empirical C-bound", BLUE, width=3))
+    lows_x, lows_y, lows_name = [], [], []
+    for (col, name), (color, width, dash) in zip(PAC_BOUNDS.items(), (
+            (VERMILION, 2, None), (ORANGE, 1.5, "dashdot"), (GREEN, 2, None),
+            (PURPLE, 1.5, "longdash"))):
+        values = _column(frame, col)
+        fig.add_trace(_line(it, values, name, color, width=width, dash=dash))
+        if np.isfinite(values).any():
+            k = int(np.nanargmin(values))
+            lows_x.append(it[k])
+            lows_y.append(values[k])
+            lows_name.append(name)
+    fig.add_trace(go.Scatter(
+        x=lows_x, y=lows_y, mode="markers", name="lowest value of each bound",
+        customdata=np.array(lows_name, dtype=object),
+        marker=dict(symbol="star", size=13, color=YELLOW, line=dict(color=BLACK, width=1)),
+        hovertemplate="%{customdata}: lowest %{y:.4g} at iteration %{x}<extra></extra>"))
     if current is not None:
         fig.add_trace(_current_marker(current, 0.0, 1.02))
-    _style(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical C-bound (Corollary 1)</sup>",
+    _style(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical C-bound "
+           "(Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound is lowest</sup>",
            x_title=ITERATION_AXIS, y_title="risk bound / error (fraction)",
            uirevision=uirevision, height=420, hovermode="x unified", legend_width=800)
     fig.update_yaxes(range=[0.0, 1.02])
@@ -366,7 +379,8 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
 
     ``xx`` / ``yy`` are the grid coordinates (1-D axes or 2-D meshgrid arrays), ``Z`` the
     vote ``F(x)/sum(a)`` on the grid (rows follow ``yy``).  ``stump`` is None or
-    ``{"feature": 0 or 1, "threshold": t, "label": str}``.
+    ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
+    optional ``"name"`` (legend text) and ``"color"``.
     """
     gx, gy = _grid_axis(xx, 0), _grid_axis(yy, 1)
     Z = np.asarray(Z, dtype=float)
@@ -405,15 +419,17 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
     if X_test is not None and y_test is not None:
         points(X_test, y_test, 1, "test +1", "circle", False)
         points(X_test, y_test, -1, "test -1", "square", False)
-    if stump is not None:
-        feature, t = int(stump["feature"]), float(stump["threshold"])
-        name = f"new voter: {stump.get('label', f'{(fx, fy)[feature]} > {t:.4g}')}"
+    for s in ([] if stump is None else [stump] if isinstance(stump, Mapping) else stump):
+        feature, t = int(s["feature"]), float(s["threshold"])
+        name = s.get("name", "new voter: {label}").format(
+            label=s.get("label", f"{(fx, fy)[feature]} > {t:.4g}"))
         if feature == 0:
             x, y = [t, t], [gy.min(), gy.max()]
         else:
             x, y = [gx.min(), gx.max()], [t, t]
         fig.add_trace(go.Scatter(
-            x=x, y=y, mode="lines", name=name, line=dict(color=YELLOW, width=4, dash="dash"),
+            x=x, y=y, mode="lines", name=name,
+            line=dict(color=s.get("color", YELLOW), width=4, dash="dash"),
             hovertemplate=f"{name}<br>threshold = {t:.4g}<extra></extra>"))
     subtitle = "color: normalized vote Σ Qₖ hₖ(x)" if subtitle is None else subtitle
     _style(fig, title=f"Majority vote on the input plane<br><sup>{subtitle}</sup>",
@@ -529,20 +545,28 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
         best = np.union1d(good[np.argsort(-dec[good], kind="stable")[:top]],
                           good[np.argsort(-grad[good], kind="stable")[:top]])
         good = _subsample(good, np.union1d(best, picks).astype(int), max_points)
-    bad = np.flatnonzero(~valid & finite)
-    n_bad = bad.size
-    if bad.size > max_invalid:
-        bad = _subsample(bad, np.empty(0, int), max_invalid)
-
+    rule = _rule_text(candidates)
+    lowers = np.asarray(getattr(candidates, "lowers", np.zeros(n, bool)), dtype=bool)
+    best = np.asarray(getattr(candidates, "best_decrease", dec), dtype=float)
     fig = go.Figure()
-    if bad.size:
+    for mask, y, name, why, color in (
+            (~valid & ~lowers & finite, dec, "cannot lower the C-bound",
+             "no positive weight on this voter lowers the C-bound", "rgba(127,127,127,0.25)"),
+            (~valid & lowers & finite, best, "lowers it, but outside the rule",
+             f"would lower the C-bound by %{{y:.4g}}, but the rule only takes {rule}",
+             "rgba(127,127,127,0.6)")):
+        idx = np.flatnonzero(mask)
+        if idx.size > max_invalid:
+            idx = _subsample(idx, np.empty(0, int), max_invalid)
+        if not idx.size:
+            continue
         fig.add_trace(go.Scattergl(
-            x=grad[bad], y=dec[bad], mode="markers", name="no progress",
-            customdata=_labels_of(labels, bad),
-            marker=dict(size=4, color="rgba(127,127,127,0.25)"),
-            hovertemplate=("%{customdata}<br>gradient score = %{x:.4g}<br>"
-                           "no improving step (already in the vote or C-bound cannot drop)"
-                           "<extra>no progress</extra>")))
+            x=grad[idx], y=y[idx], mode="markers", name=name,
+            customdata=_labels_of(labels, idx),
+            marker=dict(size=5, color="rgba(0,0,0,0)", line=dict(color=color, width=1))
+            if "outside" in name else dict(size=4, color=color),
+            hovertemplate=(f"%{{customdata}}<br>gradient score = %{{x:.4g}}<br>{why}"
+                           "<extra></extra>")))
     fig.add_trace(go.Scattergl(
         x=grad[good], y=dec[good], mode="markers", name="candidate voters",
         customdata=np.column_stack([_labels_of(labels, good), alpha[good]]) if good.size
@@ -569,14 +593,26 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
             pick(e_pick, f"exhaustive pick: {name(e_pick)}", "star", VERMILION, 20)
         if g_pick >= 0:
             pick(g_pick, f"gradient pick: {name(g_pick)}", "diamond", ORANGE, 15)
-    shown = f"{n_good} of {n} voters improve"
+    admissible = getattr(candidates, "admissible", None)
+    n_eligible = int(admissible().sum()) if admissible else n
+    shown = f"{n_good} of {n_eligible} eligible voters improve (eligible: {rule})"
+    if lowers.any():
+        shown += f"; {int(lowers.sum())} of the {n} voters lower the C-bound"
     if good.size < n_good:
-        shown += f", {good.size} shown"
-    _style(fig, title=f"Which voter next?<br><sup>gradient score vs. exact decrease ({shown})</sup>",
+        shown += f"; {good.size} shown"
+    _style(fig, title=f"Which voter next?<br><sup>{shown}</sup>",
            x_title="gradient score −∂C/∂a_k at a_k = 0",
            y_title="exact C-bound decrease (Property 1)", uirevision=uirevision)
     fig.update_yaxes(rangemode="tozero")
     return fig
+
+
+def _rule_text(candidates):
+    """The voters a CB-Boost rule may take, in words."""
+    theorem3 = getattr(candidates, "eligible", "theorem3") == "theorem3"
+    reuse = getattr(candidates, "reuse_voters", False)
+    return {(True, False): "γ(h) > 0 and not in the vote", (True, True): "γ(h) > 0",
+            (False, False): "not in the vote", (False, True): "every voter"}[(theorem3, reuse)]
 
 
 def lockstep_figure(table, uirevision="lockstep"):
@@ -605,14 +641,22 @@ def lockstep_figure(table, uirevision="lockstep"):
         marker=dict(size=5),
         hovertemplate="gradient: C-bound = %{y:.4g}, added %{customdata}<extra></extra>"))
     off = np.flatnonzero(~agree)
-    y_off = np.where(np.isfinite(gr[off]), gr[off], ex[off])
+    both = np.concatenate([ex, gr])
+    low = float(np.nanmin(both)) if np.isfinite(both).any() else 0.0
+    high = float(np.nanmax(both)) if np.isfinite(both).any() else 1.0
+    rug = low - 0.06 * max(high - low, 1e-3)  # a tick row under the curves, not on them
+    for extra_col, name, color in (("exhaustive_all_c_bound", "exhaustive, eligible='all'", GREEN),
+                                   ("gradient_all_c_bound", "gradient, eligible='all'", PURPLE)):
+        if table is not None and extra_col in table:
+            fig.add_trace(_line(it, _column(table, extra_col), name, color, width=1.5,
+                                dash="dot"))
     fig.add_trace(go.Scatter(
-        x=it[off], y=y_off, mode="markers", name="rules disagree",
+        x=it[off], y=np.full(off.size, rug), mode="markers", name="rules disagree (tick)",
         customdata=np.column_stack([np.array(ex_lab, dtype=object)[off],
                                     np.array(gr_lab, dtype=object)[off]]) if off.size
         else np.empty((0, 2)),
-        marker=dict(symbol="x", size=11, color=VERMILION, line=dict(color=BLACK, width=1)),
-        hovertemplate=("rules disagree: exhaustive added %{customdata[0]}, "
+        marker=dict(symbol="line-ns", size=12, color=VERMILION, line=dict(color=VERMILION, width=2)),
+        hovertemplate=("iteration %{x}: exhaustive added %{customdata[0]}, "
                        "gradient added %{customdata[1]}<extra></extra>")))
     if it.size:
         rate = f"agree on {int(agree.sum())} of {it.size} steps ({agree.mean():.0%})"

@@ -41,6 +41,7 @@ class Settings:
     pool: str = "stumps"
     n_thresholds: str = "10"  # an integer as text, or "all"
     n_pool: int = 100         # hyperplanes / RBF centres
+    prior_fraction: float = 0.0  # share of the training part that builds the voters only
     delta: float = 0.05
 
     def __post_init__(self):
@@ -52,6 +53,9 @@ class Settings:
             raise data.DataError(f"delta must be in (0, 1], got {self.delta}")
         if not 0.0 < self.train_ratio < 1.0:
             raise data.DataError(f"train ratio must be in (0, 1), got {self.train_ratio}")
+        if not 0.0 <= self.prior_fraction <= 0.8:
+            raise data.DataError(f"prior part must be in [0, 0.8] of the training part, got "
+                                 f"{self.prior_fraction}")
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -101,13 +105,19 @@ class Settings:
 
 @dataclass(frozen=True, eq=False)
 class Problem:
-    """A data split with its fitted pool and voter operators."""
+    """A data split with its fitted pool and voter operators.
+
+    With a prior part, ``split.X_train`` is the rest of the training part (the examples the
+    algorithms learn from and the bounds count, m = its size) and ``X_prior`` the examples the
+    pool was built from; without, ``X_prior`` is None and the pool saw the whole training part.
+    """
 
     dataset: data.Dataset
     split: data.Split
     pool: object
     H_train: object
     H_test: object
+    X_prior: object = None
 
     @property
     def n_voters(self):
@@ -149,14 +159,39 @@ def make_pool(settings):
     return RBFPool(n_centers=settings.n_pool, random_state=settings.split_seed)
 
 
+def split_prior(split, fraction, seed):
+    """Hold out ``fraction`` of the training part (stratified, seeded) to build the voters.
+
+    The PAC-Bayesian theorems need a prior chosen before seeing the sample the bound counts;
+    a pool built from a held-out part makes the uniform prior over it independent of the rest.
+    Returns ``(X_prior, y_prior, rest)`` with ``rest`` the split whose training part is the rest.
+    """
+    from sklearn.model_selection import train_test_split
+    try:
+        X_p, X_r, y_p, y_r = train_test_split(split.X_train, split.y_train, train_size=fraction,
+                                              random_state=seed, stratify=split.y_train)
+    except ValueError as exc:
+        raise data.DataError(f"cannot hold out {fraction:.0%} of {split.y_train.size} training "
+                             f"examples as the prior part ({exc})") from None
+    if np.unique(y_r).size < 2:
+        raise data.DataError("the rest of the training part after the prior part holds one class "
+                             "only: lower the prior part")
+    return X_p, y_p, data.Split(X_r, split.X_test, y_r, split.y_test, split.feature_names)
+
+
 def build_problem(settings, csv_file=None):
-    """Data set -> seeded split (noise, tanh normalization) -> pool fitted on the training part."""
+    """Data set -> seeded split (noise, tanh normalization) -> pool fitted on the training part
+    (or on its held-out prior part, ``settings.prior_fraction > 0``)."""
     ds = load(settings, csv_file)
     split = data.prepare(ds, settings.train_ratio, settings.split_seed, settings.normalize,
                          settings.feature_noise)
+    X_fit, y_fit, X_prior = split.X_train, split.y_train, None
+    if settings.prior_fraction > 0:
+        X_prior, y_fit, split = split_prior(split, settings.prior_fraction, settings.split_seed)
+        X_fit = X_prior
     try:
-        pool = make_pool(settings).fit(split.X_train, split.y_train, feature_names=split.feature_names)
+        pool = make_pool(settings).fit(X_fit, y_fit, feature_names=split.feature_names)
     except ValueError as exc:
         raise data.DataError(f"cannot build the voter pool: {exc}") from None
     return Problem(dataset=ds, split=split, pool=pool, H_train=pool.operator(split.X_train),
-                   H_test=pool.operator(split.X_test))
+                   H_test=pool.operator(split.X_test), X_prior=X_prior)

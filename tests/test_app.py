@@ -305,3 +305,34 @@ def test_the_data_come_first():
     real.button(key="step_once").click().run()
     names = [n for traces in charts(real).values() for n in traces]
     assert "Gibbs risk r" in names and "disagreement d" in names
+
+
+def test_gradient_page_shows_the_measured_correlations_and_readable_table():
+    from cbviz.algorithms import lockstep, pick_correlations
+    at = app(GRADIENT, source="real", real="breast_cancer")
+    metrics = {m.label: m.value for m in at.metric}
+    problem = at.session_state["problem"]
+    ex, _, _ = lockstep(problem.H_train, problem.split.y_train, 40)
+    picks = pick_correlations(ex)
+    differ = picks[picks["differ"]]
+    assert len(differ) > 0
+    assert metrics["Correlation ρ of the exhaustive pick with the vote"] == \
+        f"{differ['exhaustive_correlation'].mean():.2f}"
+    assert metrics["Correlation ρ of the gradient pick with the vote"] == \
+        f"{differ['gradient_correlation'].mean():.2f}"
+    text = " ".join(m.value for m in at.markdown)
+    assert "grows as h becomes correlated with the vote" in text
+    table = at.dataframe[0].value
+    assert "exhaustive rule added" in table.columns and "exhaustive_label" not in table.columns
+    assert not table.astype(str).isin(["None", "nan"]).any().any()
+    at.toggle(key="gx_compare_all").set_value(True).run()
+    assert not at.exception
+    names = [n for traces in charts(at).values() for n in traces]
+    assert "exhaustive, eligible='all'" in names and "gradient, eligible='all'" in names
+
+
+def test_gradient_page_draws_both_picks_on_the_plane():
+    at = app(GRADIENT, toy="moons")
+    names = [n for traces in charts(at).values() for n in traces]
+    assert any(n.startswith("exhaustive pick:") for n in names if n)
+    assert "train +1" in names

@@ -335,11 +335,11 @@ def test_bounds_recomputed_by_hand(m, kl, delta, r, d):
     ref_first = 2 * min(0.5, my_kl_sup(r, (kl + math.log(xi / delta)) / m))
     assert abs(B.first_order_bound(r, kl, m, delta) - ref_first) <= TOL
 
-    # Seeger's C-bound (PAC-Bound 1)
+    # PAC-Bound 1 (Germain et al. 2015): kl-inverted C-bound
     R = min(0.5, my_kl_sup(r, (kl + math.log(2 * xi / delta)) / m))
     D = my_kl_inf(d, (2 * kl + math.log(2 * xi / delta)) / m)
-    ref_seeger = min(1.0, my_c_bound(R, D))
-    assert abs(B.seeger_c_bound(r, d, kl, m, delta) - ref_seeger) <= TOL
+    ref_pb1 = min(1.0, my_c_bound(R, D))
+    assert abs(B.pac_bound_1(r, d, kl, m, delta) - ref_pb1) <= TOL
 
     # Roy et al. (2016) Theorem 2
     eps1 = math.sqrt(2 / m * (kl + math.log(2 * math.sqrt(m) / (delta / 2))))
@@ -355,7 +355,7 @@ def test_bounds_recomputed_by_hand(m, kl, delta, r, d):
 def test_first_case_numbers_are_not_trivial():
     """The headline hand case lands strictly inside (0, 1) for every bound, so it tests something."""
     m, kl, delta, r, d = HAND_CASES[0]
-    values = [B.first_order_bound(r, kl, m, delta), B.seeger_c_bound(r, d, kl, m, delta),
+    values = [B.first_order_bound(r, kl, m, delta), B.pac_bound_1(r, d, kl, m, delta),
               B.cqboost_c_bound(1 - 2 * r, 1 - 2 * d, kl, m, delta),
               B.tandem_bound(r - d / 2, kl, m, delta)]
     assert all(0.0 < v < 1.0 for v in values), values
@@ -382,7 +382,7 @@ def test_bound_panel_matches_the_single_functions():
     assert abs(panel["mu2"] - (1 - 2 * d)) <= TOL
     assert abs(panel["c_bound"] - my_c_bound(r, d)) <= TOL
     assert abs(panel["first_order_bound"] - B.first_order_bound(r, kl, m, 0.1)) <= TOL
-    assert abs(panel["seeger_bound"] - B.seeger_c_bound(r, d, kl, m, 0.1)) <= TOL
+    assert abs(panel["pac_bound_1"] - B.pac_bound_1(r, d, kl, m, 0.1)) <= TOL
     assert abs(panel["pac_bound"] - B.cqboost_c_bound(1 - 2 * r, 1 - 2 * d, kl, m, 0.1)) <= TOL
     assert abs(panel["tandem_bound"] - B.tandem_bound(e, kl, m, 0.1)) <= TOL
 
@@ -390,8 +390,8 @@ def test_bound_panel_matches_the_single_functions():
 # --------------------------------------------------------------------------- orderings
 
 PANEL_KEYS = {"mu1", "mu2", "gibbs_risk", "disagreement", "joint_error", "c_bound",
-              "first_order_bound", "seeger_bound", "pac_bound", "tandem_bound"}
-BOUND_KEYS = ["c_bound", "first_order_bound", "seeger_bound", "pac_bound", "tandem_bound"]
+              "first_order_bound", "pac_bound_1", "pac_bound", "tandem_bound"}
+BOUND_KEYS = ["c_bound", "first_order_bound", "pac_bound_1", "pac_bound", "tandem_bound"]
 
 
 def test_bound_orderings_on_random_votes():
@@ -408,7 +408,7 @@ def test_bound_orderings_on_random_votes():
         for k in BOUND_KEYS:
             assert -1e-12 <= p[k] <= 1 + 1e-12, (k, p[k])
         assert p["pac_bound"] >= p["c_bound"] - 1e-12
-        assert p["seeger_bound"] >= p["c_bound"] - 1e-12
+        assert p["pac_bound_1"] >= p["c_bound"] - 1e-12
         if p["gibbs_risk"] <= 0.5:
             assert p["first_order_bound"] >= 2 * p["gibbs_risk"] - 1e-12
         if p["joint_error"] <= 0.25:
@@ -421,7 +421,7 @@ MONO = dict(r=0.1, d=0.15, kl=1.0, m=2000, delta=0.05)
 
 def _four_bounds(r, d, kl, m, delta):
     e = r - d / 2
-    return np.array([B.first_order_bound(r, kl, m, delta), B.seeger_c_bound(r, d, kl, m, delta),
+    return np.array([B.first_order_bound(r, kl, m, delta), B.pac_bound_1(r, d, kl, m, delta),
                      B.cqboost_c_bound(1 - 2 * r, 1 - 2 * d, kl, m, delta),
                      B.tandem_bound(e, kl, m, delta)])
 
@@ -453,7 +453,7 @@ def test_bounds_saturate_at_one_when_vacuous():
     assert B.first_order_bound(0.45, 50.0, 30, 0.05) == 1.0
     assert B.tandem_bound(0.2, 50.0, 30, 0.05) == 1.0
     assert B.cqboost_c_bound(0.1, 0.5, 5.0, 30, 0.05) == 1.0   # mu1 - eps1 < 0
-    assert B.seeger_c_bound(0.45, 0.2, 50.0, 30, 0.05) == 1.0
+    assert B.pac_bound_1(0.45, 0.2, 50.0, 30, 0.05) == 1.0
 
 
 # --------------------------------------------------------------------------- bound_panel input

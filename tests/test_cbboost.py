@@ -112,7 +112,7 @@ def theorem2_bound(mu1, mu2, kl, m, delta):
 
 
 FLOAT_FIELDS = ("c_bound", "mu1", "mu2", "gibbs_risk", "disagreement", "joint_error",
-                "train_error", "kl", "pac_bound", "first_order_bound", "seeger_bound",
+                "train_error", "kl", "pac_bound", "first_order_bound", "pac_bound_1",
                 "tandem_bound", "objective", "seconds")
 
 
@@ -446,7 +446,7 @@ def test_record_bounds_recomputed_from_definitions(cases):
         assert abs(rec.kl - kl) <= 1e-12
         assert abs(rec.pac_bound - theorem2_bound(mu1, mu2, kl, m, delta)) <= 1e-9
         assert abs(rec.first_order_bound - B.first_order_bound(r, kl, m, delta)) <= 1e-9
-        assert abs(rec.seeger_bound - B.seeger_c_bound(r, d, kl, m, delta)) <= 1e-9
+        assert abs(rec.pac_bound_1 - B.pac_bound_1(r, d, kl, m, delta)) <= 1e-9
         assert abs(rec.tandem_bound - B.tandem_bound(e, kl, m, delta)) <= 1e-9
         # test error from the vote on the test matrix
         Ft = run.decision_function(Ht, iteration=rec.iteration)
@@ -496,7 +496,7 @@ def test_weights_at_and_decision_function(cases):
 DOCUMENTED_COLUMNS = {
     "iteration", "index", "label", "alpha", "n_voters", "c_bound", "mu1", "mu2",
     "gibbs_risk", "disagreement", "joint_error", "train_error", "test_error", "kl",
-    "pac_bound", "first_order_bound", "seeger_bound", "tandem_bound", "objective", "seconds",
+    "pac_bound", "first_order_bound", "pac_bound_1", "tandem_bound", "objective", "seconds",
     "predicted_decrease", "actual_decrease"}
 
 
@@ -1209,3 +1209,24 @@ def test_lockstep_passes_the_rule():
 def test_bad_rule_parameters_raise(kwargs):
     with pytest.raises(ParameterError, match="eligible|reuse_voters"):
         CBBoost(**kwargs)
+
+
+def test_pick_correlations_from_the_definition(cases):
+    """Both picks from the same vote, each with its cosine to the vote, recomputed here."""
+    from cbviz.algorithms import pick_correlations
+    case = cases("cancer", "stumps-op")
+    Hd, y = case["H"], case["y"]
+    ex, _, _ = lockstep(case["Hfit"], y, 20)
+    table = pick_correlations(ex)
+    for rec, row in zip(ex.history[1:], table.itertuples()):
+        F = Hd @ ex.weights_at(rec.iteration - 1)
+        assert row.exhaustive_index == rec.index  # the run's own pick
+        assert row.gradient_index == rec.candidates.gradient_pick
+        for k, rho in ((row.exhaustive_index, row.exhaustive_correlation),
+                       (row.gradient_index, row.gradient_correlation)):
+            h = Hd[:, k]
+            assert rho == pytest.approx(np.dot(F, h) / np.sqrt(np.dot(F, F) * np.dot(h, h)),
+                                        abs=1e-12)
+    differ = table[table["differ"]]
+    assert len(differ) >= 5  # the page's claim, measured on this data set
+    assert (differ["exhaustive_correlation"] > differ["gradient_correlation"]).all()

@@ -5,7 +5,7 @@
 from .adaboost import AdaBoost, AdaBoostRun
 from .base import Candidates, ParameterError, Record, Run
 from .cbboost import (CBBoost, CBBoostCandidates, CBBoostRun, DirectionCurve, lockstep,
-                      one_direction_c_bound, stop_reason)
+                      one_direction_c_bound, pick_correlations, stop_reason)
 from .cqboost import CqBoost, CqBoostRun
 from .klboost import KLBoost, KLBoostRun
 from .mincq import MinCq, MinCqRun, mincq_on_history
@@ -19,4 +19,4 @@ __all__ = ["ALGORITHMS", "AdaBoost", "AdaBoostRun", "AlgorithmSpec", "CBBoost",
            "DirectionCurve", "KLBoost", "KLBoostRun", "MinCq", "MinCqRun", "Param",
            "ParameterError", "QPError", "QuadBoost", "QuadBoostRun", "Record", "Run", "VEBBoost",
            "VEBBoostRun", "lockstep", "make_algorithm", "mincq_on_history",
-           "one_direction_c_bound", "stop_reason"]
+           "one_direction_c_bound", "pick_correlations", "stop_reason"]

@@ -96,7 +96,7 @@ class Record:
     kl: float
     pac_bound: float
     first_order_bound: float
-    seeger_bound: float
+    pac_bound_1: float
     tandem_bound: float
     objective: float
     seconds: float

@@ -36,7 +36,7 @@ import pandas as pd
 from .. import bounds
 from .base import Candidates, ParameterError, Run, _first_argmax, check_delta, check_int
 
-__all__ = ["CBBoost", "CBBoostCandidates", "CBBoostRun", "DirectionCurve", "lockstep",
+__all__ = ["CBBoost", "pick_correlations", "CBBoostCandidates", "CBBoostRun", "DirectionCurve", "lockstep",
            "one_direction_c_bound", "stop_reason"]
 
 DIRECTIONS = ("exhaustive", "gradient")
@@ -395,3 +395,36 @@ def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0
             "gradient_c_bound": None if g is None else g.c_bound,
         })
     return ex, gr, pd.DataFrame(rows)
+
+
+def pick_correlations(run):
+    """Both rules' picks from the same votes of a run kept with ``keep_candidates=True``.
+
+    One row per iteration t >= 2: the voter the run took (``exhaustive`` for the exhaustive
+    rule), the voter the gradient rule would have taken from the same vote, whether they
+    differ, each pick's exact C-bound decrease, and each pick's correlation with the vote,
+    ``rho(h) = tau(F, h) / sqrt(nu(F) nu(h))`` (the cosine of h and F on the sample).  The
+    exhaustive score is the gradient score squared times ``1 / (nu(F) nu(h) (1 - rho^2))``,
+    so it favours voters correlated with the vote.
+    """
+    rows = []
+    m = run.y.size
+    for rec in run.history[1:]:
+        c = rec.candidates
+        if c is None:
+            raise ParameterError("the run kept no candidates: start it with keep_candidates=True")
+        F = run.H.matvec(run.weights_at(rec.iteration - 1))
+        nu_F = float(F @ F) / m
+        row = {"iteration": rec.iteration}
+        for rule, k in (("exhaustive", c.exhaustive_pick), ("gradient", c.gradient_pick)):
+            if k < 0:
+                row.update({f"{rule}_index": None, f"{rule}_decrease": np.nan,
+                            f"{rule}_correlation": np.nan})
+                continue
+            h = run.H.column(k)
+            tau, nu_h = float(F @ h) / m, float(h @ h) / m
+            row.update({f"{rule}_index": int(k), f"{rule}_decrease": float(c.decrease[k]),
+                        f"{rule}_correlation": tau / np.sqrt(nu_F * nu_h)})
+        row["differ"] = row["exhaustive_index"] != row["gradient_index"]
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -108,7 +108,7 @@ _REWEIGHT_PLOT = (
 
 ALGORITHMS = {spec.key: spec for spec in (
     AlgorithmSpec(
-        "cbboost", "CB-Boost", "Bauvin et al., Machine Learning 2020 (Algorithm 1)",
+        "cbboost", "CB-Boost", "Bauvin et al., Fast greedy C-bound minimization with guarantees, Machine Learning 2020, Algorithm 1",
         "adds one voter per step with the weight that minimizes the empirical C-bound in "
         "closed form (Theorem 3)", CBBoost, "empirical C-bound",
         (Param("direction", "Direction rule", "choice", "exhaustive",
@@ -129,7 +129,7 @@ ALGORITHMS = {spec.key: spec for spec in (
                           "simplex: the plain program (2) of Roy et al. 2016 over all posteriors",
                           choices=("quasi_uniform", "simplex"))), iterative=False),
     AlgorithmSpec(
-        "cqboost", "CqBoost", "Roy, Marchand & Laviolette, AISTATS 2016 (Algorithm 1)",
+        "cqboost", "CqBoost", "Roy, Marchand & Laviolette, AISTATS 2016, Algorithm 1",
         "column generation: adds the voter whose edge under the dual example weights violates "
         "the dual constraint most, then re-solves the C-bound program on the chosen voters",
         CqBoost, "second moment of the margin μ₂ on the chosen voters",
@@ -137,7 +137,7 @@ ALGORITHMS = {spec.key: spec for spec in (
                           "stop when no voter's edge exceeds ν + ε", 1e-10, 1e-1, log=True)),
         extra_plots=_CQ_PLOTS),
     AlgorithmSpec(
-        "quadboost", "QuadBoost", "Fortier-Dubois, Laviolette, Marchand, Robitaille & Roy",
+        "quadboost", "QuadBoost", "Fortier-Dubois et al., Efficient Learning of Ensembles with QuadBoost",
         "adds the voter most correlated with the residual y − F, with the weight that minimizes "
         "the (regularized) quadratic risk in closed form (eq. 6-9)", QuadBoost,
         "quadratic risk (+ its regularizer)",
@@ -157,7 +157,7 @@ ALGORITHMS = {spec.key: spec for spec in (
                       "The empirical quadratic risk mean((y − F)²) and the weight-dependent part of "
                       "the paper's Theorem 1 regularizer."),)),
     AlgorithmSpec(
-        "klboost", "KL-regularized learner", "Germain et al., NIPS 2009 (Algorithm 1)",
+        "klboost", "KL-regularized learner", "Germain et al., From PAC-Bayes Bounds to KL Regularization, NIPS 2009, Algorithm 1",
         "coordinate descent on C × (sum of losses) + KL(Q‖P) over quasi-uniform posteriors; "
         "one iteration is one pass over the voters", KLBoost, "f(Q) = C × Σ loss + KL(Q‖P)",
         (Param("loss", "Loss", "choice", "quadratic",
@@ -171,7 +171,7 @@ ALGORITHMS = {spec.key: spec for spec in (
                       {"loss_term": "C × Σ loss", "kl_term": "KL(Q‖P)"},
                       "f is the sum of these two terms; KL pulls Q back to the uniform prior."),)),
     AlgorithmSpec(
-        "vebboost", "VEB-Boost", "Shivaswamy & Jebara, AISTATS 2011",
+        "vebboost", "VEB-Boost", "Shivaswamy & Jebara, Variational Empirical Bernstein Boosting",
         "AdaBoost-like steps that penalize the sample variance of the exponential loss",
         VEBBoost, "VEB cost: squared mean exponential loss + λ × its sample variance",
         (Param("lam", "λ (variance penalty)", "float", 0.5,

@@ -16,6 +16,7 @@ import streamlit as st
 from .. import data
 from ..workbench import POOLS, Settings, build_problem
 from . import state
+from .glossary import draw_glossary
 
 DEFAULTS = Settings()
 THRESHOLD_CHOICES = ["1", "2", "3", "5", "10", "20", "50", "100", "all"]
@@ -139,6 +140,12 @@ def _split_widgets():
                     help="Gaussian noise added to every feature, std = σ × that feature's std on the "
                          "training part (cbviz's protocol; the CB-Boost paper's Sect. 5.4 uses "
                          "its own, in its Appendix F.1)")
+    st.slider("Prior part (builds the voters only)", 0.0, 0.8, step=0.05,
+              **_bound("prior_fraction"),
+              help="share of the training part held out to build the voter pool; the algorithms "
+                   "learn on the rest and the PAC-Bayes bounds count only the rest (m = its "
+                   "size), so the uniform prior over the pool does not depend on that sample. "
+                   "0: the pool is built from the whole training part, as the papers do.")
     st.toggle("tanh normalization", **_bound("normalize"),
               help="tanh of standardized features, fitted on the training part only")
 
@@ -177,6 +184,7 @@ def draw_sidebar():
             _split_widgets()
         with st.expander("Voter pool and δ", expanded=True):
             _pool_widgets()
+    draw_glossary()
     if "settings_error" in st.session_state:
         st.sidebar.warning(st.session_state.pop("settings_error"))
     try:

@@ -3,7 +3,7 @@ import streamlit as st
 
 from cbviz.ui.sidebar import apply_settings, publish_sidebar
 
-st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon="🗳️", layout="wide")
+st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon=":material/how_to_vote:", layout="wide")
 
 
 def home():
@@ -21,23 +21,29 @@ majority is right. With its first two moments μ₁ = E[M] and μ₂ = E[M²], t
 
   risk of the majority vote ≤ C = 1 − μ₁² / μ₂ = 1 − (1 − 2r)² / (1 − 2d),
 
-where r is the **Gibbs risk** (the error of one voter drawn from Q) and d the **disagreement**
-(how often two voters drawn from Q differ). A good vote has accurate voters that still
-disagree with one another. **CB-Boost** (Bauvin et al. 2020) adds one voter at a time with the
-weight that minimizes C in closed form (Theorem 3), so every step is one pass over the data.
+where, for voters with outputs ±1, r is the **Gibbs risk** (the error of one voter drawn from
+Q) and d the **disagreement** (how often two voters drawn from Q differ). A good vote has
+accurate voters that still disagree with one another. For real-valued voters (the RBF pool),
+r = (1 − μ₁)/2 and d = (1 − μ₂)/2 are defined by the same formulas but are no longer
+probabilities of errors: r is then half the average shortfall of the margin from 1.
+**CB-Boost** (Bauvin et al. 2020, *Fast greedy C-bound minimization with guarantees*, Machine
+Learning) adds one voter at a time with the weight that minimizes C in closed form (its
+Theorem 3), so every step is one pass over the data.
 """
     )
     st.subheader("Pages")
     st.markdown(
         """
-- **Step through CB-Boost**: one iteration at a time; the C-bound, the PAC-Bayes bounds,
-  train/test error, KL, the weight of each voter, the margins, the decision regions and the
-  one-direction curve of Theorem 3.
+- **Step through an algorithm**: CB-Boost, MinCq, CqBoost, QuadBoost, the KL-regularized
+  learner, VEB-Boost or AdaBoost, one iteration at a time; the C-bound, the PAC-Bayes bounds,
+  train/test error, KL, what the algorithm minimizes, the weight of each voter, the margins,
+  the decision regions and, for CB-Boost, the one-direction curve of Theorem 3.
 - **Gradient vs exhaustive**: every candidate voter scored by the gradient rule and by the
   exact C-bound decrease; both rules run side by side.
 """
     )
-    if st.button("▶ Start on the two-moons toy set", type="primary", key="home_start"):
+    if st.button("Start on the two-moons toy set", type="primary", key="home_start",
+                 icon=":material/play_arrow:"):
         apply_settings({"source": "toy", "toy": "moons", "n_samples": 300, "toy_noise": 0.25,
                         "pool": "stumps", "n_thresholds": "10"})
         st.switch_page(step_page)

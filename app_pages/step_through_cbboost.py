@@ -5,7 +5,7 @@ import streamlit as st
 from cbviz import bounds, plots
 from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.mincq import mincq_on_history
-from cbviz.algorithms.registry import ALGORITHMS
+from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
 from cbviz.ui import runs, state
 from cbviz.ui.controls import param_widget
 from cbviz.ui.sidebar import apply_settings, require_problem
@@ -42,7 +42,8 @@ if spec.params:
     cols = st.columns(min(4, len(spec.params)))
     for i, p in enumerate(spec.params):
         with cols[i % len(cols)]:
-            params[p.name] = param_widget(p, algorithm)
+            if p.active(params):
+                params[p.name] = param_widget(p, algorithm)
 try:
     run = runs.held_run(problem, settings, algorithm, params, max_iter)
 except ParameterError as exc:
@@ -173,6 +174,7 @@ def show():
                 with st.expander("What is this?"):
                     st.markdown(text)
     if algorithm == "cbboost":
+        other_rule(frame, t)
         mincq_beside(frame, t)
     st.subheader("Voters in the vote")
     st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]), hide_index=True,
@@ -219,6 +221,33 @@ def explain_bounds(frame, t):
                  "the PAC-Bayes bounds add deviation terms that do not shrink with μ₁. KL(Q‖P) "
                  f"went from {first['kl']:.2f} to {now['kl']:.2f} nats.")
     return text
+
+
+def other_rule(frame, t):
+    """The same CB-Boost run with the other eligibility rule, side by side, on request."""
+    other = "all" if params["eligible"] == "theorem3" else "theorem3"
+    if not st.toggle(f"Compare with eligible='{other}'", key="step_other_rule",
+                     help="runs CB-Boost again with the other eligibility rule, as far as this "
+                          "run, and draws both C-bounds"):
+        return
+    config = (run, len(run.history), other)
+    cached = st.session_state.get("step_other_cache")
+    if cached is None or cached[0] != config:
+        twin = make_algorithm("cbboost", run.max_iter, settings.delta,
+                              **{**params, "eligible": other}).start(
+            problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
+        while len(twin.history) < len(run.history) and twin.step() is not None:
+            pass
+        st.session_state["step_other_cache"] = (config, twin.to_frame())
+    both = frame[["iteration", "c_bound"]].merge(
+        st.session_state["step_other_cache"][1][["iteration", "c_bound"]],
+        on="iteration", how="outer", suffixes=("", "_other"))
+    st.plotly_chart(plots.series_figure(
+        both, {"c_bound": f"eligible='{params['eligible']}' (this run)",
+               "c_bound_other": f"eligible='{other}'"}, current=t, uirevision="other_rule",
+        title="Which voters may enter<br><sup>theorem3: γ(h) > 0 only (Theorem 3's hypothesis); "
+              "all: every voter, by its exact decrease</sup>", y_title="empirical C-bound"),
+        key="step_fig_other_rule", width="stretch")
 
 
 def mincq_beside(frame, t):

@@ -2,6 +2,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -34,6 +35,14 @@ def charts(at):
         title = title.get("text", "") if isinstance(title, dict) else str(title)
         out[title] = [trace.get("name") for trace in spec["data"]]
     return out
+
+
+def values(v):
+    """A Plotly JSON array (a list, or a typed array ``{"dtype", "bdata"}``) as floats."""
+    if isinstance(v, dict):
+        import base64
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).astype(float)
+    return np.asarray(v, dtype=float)
 
 
 def history(at):
@@ -336,3 +345,22 @@ def test_gradient_page_draws_both_picks_on_the_plane():
     names = [n for traces in charts(at).values() for n in traces]
     assert any(n.startswith("exhaustive pick:") for n in names if n)
     assert "train +1" in names
+
+
+def test_step_page_compares_the_two_eligibility_rules():
+    from cbviz.algorithms import CBBoost
+    at = app(STEP, source="real", real="breast_cancer")
+    at.button(key="step_ten").click().run()
+    at.toggle(key="step_other_rule").set_value(True).run()
+    assert not at.exception
+    fig = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+               if "Which voters may enter" in json.loads(c.proto.spec)["layout"]["title"]["text"])
+    curves = {t["name"]: values(t["y"]) for t in fig["data"] if t["name"].startswith("eligible")}
+    problem = at.session_state["problem"]
+    twin = CBBoost(max_iter=100, eligible="all").start(problem.H_train, problem.split.y_train)
+    for _ in range(10):
+        twin.step()
+    np.testing.assert_allclose(curves["eligible='all'"], [r.c_bound for r in twin.history])
+    assert curves["eligible='all'"][-1] < curves["eligible='theorem3' (this run)"][-1]
+    texts = " ".join(c.value for c in at.caption)
+    assert "Theorem 3's hypothesis" in texts  # each option explains itself on screen

@@ -15,14 +15,21 @@ def param_widget(param, algorithm):
     """
     bound = state.bind(HP_STORE, f"{algorithm}.{param.name}", f"hp_{algorithm}_{param.name}",
                        default=param.default)
+    value = _draw(param, bound)
+    st.caption(param.help)
+    return value
+
+
+def _draw(param, bound):
     if param.kind == "choice":
-        return st.radio(param.label, param.choices, horizontal=True, help=param.help, **bound)
+        return st.radio(param.label, param.choices, horizontal=True,
+                        format_func=lambda v: "none" if v is None else str(v), **bound)
     if param.kind == "bool":
-        return st.toggle(param.label, help=param.help, **bound)
+        return st.toggle(param.label, **bound)
     if param.kind == "int":
         return int(st.number_input(param.label, int(param.low), int(param.high), step=1,
-                                   help=param.help, **bound))
+                                   **bound))
     fmt = "%.2e" if param.log else "%.3f"
     step = None if param.log else (param.high - param.low) / 100
     return float(st.number_input(param.label, float(param.low), float(param.high), step=step,
-                                 format=fmt, help=param.help, **bound))
+                                 format=fmt, **bound))

@@ -218,7 +218,7 @@ def show_reset_notice():
     """Show (once) the notice that a data change reset the runs."""
     notice = st.session_state.pop("reset_notice", None)
     if notice:
-        st.info(notice, icon="🔄")
+        st.info(notice, icon=":material/restart_alt:")
 
 
 def publish_sidebar():
@@ -241,6 +241,6 @@ def require_problem():
     problem = st.session_state.get("problem")
     if problem is None:
         error = st.session_state.get("problem_error") or "No data yet."
-        st.error(f"**The data could not be used.** {error}", icon="⚠️")
+        st.error(f"**The data could not be used.** {error}", icon=":material/error:")
         st.stop()
     return st.session_state["settings"], problem

@@ -1,5 +1,4 @@
 """Gradient vs exhaustive: why CB-Boost's exact rule and the gradient rule choose differently."""
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -15,7 +14,7 @@ settings, problem = require_problem()
 st.title("Gradient vs exhaustive")
 st.markdown(
     f"""
-From the same vote F, both rules of {CB_BOOST_PAPER} add one voter h with the same
+In {CB_BOOST_PAPER}, both rules add to the same vote F one voter h, with the same
 closed-form weight (its Theorem 3). The **gradient rule** (GB-CB-Boost, its Appendix B) takes
 the voter along which the C-bound falls fastest at α = 0: the largest
 γ(h)ν(F) − γ(F)τ(F,h). The **exhaustive rule** (CB-Boost) takes the largest *exact* decrease
@@ -62,17 +61,17 @@ if not ex.history:
 st.subheader("Where the rules differ, from the same vote")
 differ = picks[picks["differ"]] if len(picks) else picks
 c = st.columns(3)
-c[0].metric("Steps where the rules would pick differently",
+c[0].metric("Steps with different picks",
             f"{len(differ)} of {len(picks)}",
             help="from the exhaustive run's vote at each iteration: the voter it took vs. the "
                  "voter the gradient rule would have taken from the same vote")
 if len(differ):
-    c[1].metric("Correlation ρ of the exhaustive pick with the vote",
+    c[1].metric("ρ of the exhaustive pick",
                 f"{differ['exhaustive_correlation'].mean():.2f}",
-                help="mean over the steps where the rules differ")
-    c[2].metric("Correlation ρ of the gradient pick with the vote",
+                help="its correlation with the vote, mean over the steps where the rules differ")
+    c[2].metric("ρ of the gradient pick",
                 f"{differ['gradient_correlation'].mean():.2f}",
-                help="mean over the steps where the rules differ")
+                help="its correlation with the vote, mean over the steps where the rules differ")
     higher = int((differ["exhaustive_correlation"] > differ["gradient_correlation"]).sum())
     st.caption(f"In {higher} of these {len(differ)} steps the exhaustive pick is the more "
                "correlated with the vote.")
@@ -86,10 +85,8 @@ t = st.slider("Vote of the exhaustive run after iteration", 1, n, 1, key="gx_vie
               help="the candidates are scored as the next voter to add to this vote") if n > 1 else 1
 cands = ex.candidates(t)
 g, e = cands.gradient_pick, cands.exhaustive_pick
-left, right = st.columns([3, 2]) if problem.split.X_train.shape[1] == 2 else (st.container(), None)
-with left:
-    st.plotly_chart(plots.landscape_figure(cands, problem.pool.describe),
-                    key="gx_fig_landscape", width="stretch")
+st.plotly_chart(plots.landscape_figure(cands, problem.pool.describe),
+                key="gx_fig_landscape", width="stretch")
 if e < 0 and g < 0:
     st.info(f"No eligible voter improves the C-bound of this vote. {ex.stop_reason}.",
             icon=":material/info:")
@@ -100,28 +97,20 @@ else:
         f"The gradient rule would add **{problem.pool.describe(g)}** (C-bound decrease "
         f"{cands.decrease[g]:.5f}); the exhaustive rule adds **{problem.pool.describe(e)}** "
         f"(decrease {cands.decrease[e]:.5f}, {cands.decrease[e] / cands.decrease[g]:.2f}× larger).")
-if right is not None:
-    with right:
-        X = np.vstack([problem.split.X_train, problem.split.X_test])
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        pad = 0.05 * (hi - lo + 1e-12)
-        xs = np.linspace(lo[0] - pad[0], hi[0] + pad[0], 100)
-        ys = np.linspace(lo[1] - pad[1], hi[1] + pad[1], 100)
-        xx, yy = np.meshgrid(xs, ys)
-        Z = problem.vote_on(np.column_stack([xx.ravel(), yy.ravel()]),
-                            ex.weights_at(t)).reshape(xx.shape)
-        pool = problem.pool
-        stumps = [] if not hasattr(pool, "threshold_") else [
-            {"feature": int(pool.feature_[k]), "threshold": float(pool.threshold_[k]),
-             "label": pool.describe(k), "name": f"{rule} pick: {{label}}", "color": color}
-            for k, rule, color in ((e, "exhaustive", plots.VERMILION),
-                                   (g, "gradient", plots.ORANGE)) if k >= 0]
-        s = problem.split
-        st.plotly_chart(plots.decision_figure(
-            xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stumps,
-            feature_names=s.feature_names, uirevision="gx_regions",
-            subtitle=f"the vote after iteration {t} and both rules' next voter"),
-            key="gx_fig_regions", width="stretch")
+if problem.split.X_train.shape[1] == 2:
+    xs, ys, Z = problem.vote_grid(ex.weights_at(t), n=100)
+    pool = problem.pool
+    stumps = [] if not hasattr(pool, "threshold_") else [
+        {"feature": int(pool.feature_[k]), "threshold": float(pool.threshold_[k]),
+         "label": pool.describe(k), "name": f"{rule} pick: {{label}}", "color": color}
+        for k, rule, color in ((e, "exhaustive", plots.VERMILION), (g, "gradient", plots.ORANGE))
+        if k >= 0]
+    s = problem.split
+    st.plotly_chart(plots.decision_figure(
+        xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stumps,
+        feature_names=s.feature_names, uirevision="gx_regions", height=480,
+        subtitle=f"the vote after iteration {t} and both rules' next voter"),
+        key="gx_fig_regions", width="stretch")
 
 # ---- both runs --------------------------------------------------------------------------------
 st.subheader("Both rules run side by side")

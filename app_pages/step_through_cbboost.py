@@ -285,13 +285,7 @@ def data_overview():
 
 
 def decision_regions(w, rec):
-    X = np.vstack([problem.split.X_train, problem.split.X_test])
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    pad = 0.05 * (hi - lo + 1e-12)
-    xs = np.linspace(lo[0] - pad[0], hi[0] + pad[0], 120)
-    ys = np.linspace(lo[1] - pad[1], hi[1] + pad[1], 120)
-    xx, yy = np.meshgrid(xs, ys)
-    Z = problem.vote_on(np.column_stack([xx.ravel(), yy.ravel()]), w).reshape(xx.shape)
+    xs, ys, Z = problem.vote_grid(w)
     stump = None
     pool = problem.pool
     if hasattr(pool, "threshold_") and rec is not None and rec.index is not None:

@@ -90,6 +90,7 @@ def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode
     shown = [t for t in fig.data if t.showlegend is not False]
     multi = len(shown) > 1
     legend_room = _legend_rows(shown, legend_width) * 21 if multi else 0
+    title, title_lines = _readable_title(title, legend_width)
     fig.update_layout(
         template="plotly_white",
         title=dict(text=title, x=0.0, xref="paper", xanchor="left",
@@ -101,7 +102,7 @@ def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode
         showlegend=multi,
         legend=dict(orientation="h", x=0.0, xanchor="left", y=0.0, yref="container",
                     yanchor="bottom", font=dict(size=11), itemsizing="constant"),
-        margin=dict(l=64, r=18, t=72, b=60 + legend_room),
+        margin=dict(l=64, r=18, t=50 + 18 * title_lines, b=60 + legend_room),
         font=dict(size=12),
     )
     fig.update_xaxes(title_text=x_title, automargin=True)
@@ -111,6 +112,30 @@ def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode
                     if t.x is not None and len(t.x)), default=1.0)
         fig.update_xaxes(tickformat="d", dtick=1 if last <= 12 else None)
     return fig
+
+
+SUBTITLE_STYLE = "font-size:12px;color:#444"
+
+
+def _readable_title(title, width):
+    """Subtitle (after ``<br><sup>``) at 12 px instead of Plotly's ~9 px superscript, wrapped
+    on "; " so it fits a plot about ``width`` px wide; returns ``(text, subtitle lines)``."""
+    head, sep, sub = title.partition("<br><sup>")
+    if not sep:
+        return title, 1
+    sub = sub.removesuffix("</sup>")
+    per_line = max(40, int(width / 6.2))
+    lines, line = [], ""
+    for part in sub.split("; "):
+        candidate = f"{line}; {part}" if line else part
+        if line and len(candidate) > per_line:
+            lines.append(line + ";")
+            line = part
+        else:
+            line = candidate
+    lines.append(line)
+    body = "<br>".join(f"<span style='{SUBTITLE_STYLE}'>{x}</span>" for x in lines)
+    return f"{head}<br>{body}", 1 + len(lines)
 
 
 def _legend_rows(traces, width=400):

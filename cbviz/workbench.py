@@ -123,6 +123,18 @@ class Problem:
     def n_voters(self):
         return self.H_train.shape[1]
 
+    def vote_grid(self, weights, n=120):
+        """``(xs, ys, Z)``: the normalized vote on an ``n`` x ``n`` grid over the plane of 2-D data
+        (all points with a 5 % margin), rows of ``Z`` following ``ys``."""
+        X = np.vstack([self.split.X_train, self.split.X_test])
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        pad = 0.05 * (hi - lo + 1e-12)
+        xs = np.linspace(lo[0] - pad[0], hi[0] + pad[0], n)
+        ys = np.linspace(lo[1] - pad[1], hi[1] + pad[1], n)
+        xx, yy = np.meshgrid(xs, ys)
+        Z = self.vote_on(np.column_stack([xx.ravel(), yy.ravel()]), weights).reshape(xx.shape)
+        return xs, ys, Z
+
     def vote_on(self, X, weights):
         """Normalized vote ``sum_k Q_k h_k(x)`` of weights on new inputs (e.g. a plot grid)."""
         total = float(np.sum(weights))

@@ -269,7 +269,7 @@ def test_step_page_runs_every_registered_algorithm(algorithm):
     titles = list(charts(at))
     assert any(spec.objective in t for t in titles), titles
     for title, _, columns, _ in spec.extra_plots:
-        assert title in titles
+        assert any(t.partition("<br>")[0] == title.partition("<br>")[0] for t in titles), title
     # the hyper-parameters survive a switch to another algorithm and back
     if spec.params:
         p = spec.params[0]
@@ -325,9 +325,9 @@ def test_gradient_page_shows_the_measured_correlations_and_readable_table():
     picks = pick_correlations(ex)
     differ = picks[picks["differ"]]
     assert len(differ) > 0
-    assert metrics["Correlation ρ of the exhaustive pick with the vote"] == \
+    assert metrics["ρ of the exhaustive pick"] == \
         f"{differ['exhaustive_correlation'].mean():.2f}"
-    assert metrics["Correlation ρ of the gradient pick with the vote"] == \
+    assert metrics["ρ of the gradient pick"] == \
         f"{differ['gradient_correlation'].mean():.2f}"
     text = " ".join(m.value for m in at.markdown)
     assert "grows as h becomes correlated with the vote" in text

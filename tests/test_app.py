@@ -364,3 +364,23 @@ def test_step_page_compares_the_two_eligibility_rules():
     assert curves["eligible='all'"][-1] < curves["eligible='theorem3' (this run)"][-1]
     texts = " ".join(c.value for c in at.caption)
     assert "Theorem 3's hypothesis" in texts  # each option explains itself on screen
+
+
+def test_glossary_and_bound_names_on_screen():
+    from cbviz import bounds
+    at = app(STEP)
+    formulas = " ".join(m.value for m in at.sidebar.markdown)
+    for symbol in (r"\gamma(f)", r"\nu(f)", r"\tau(f, g)", r"\mu_1", r"\mathrm{KL}(Q\|P)", r"\delta"):
+        assert symbol in formulas, symbol
+    at.button(key="step_ten").click().run()
+    line = status(at)
+    rec = history(at)[-1]
+    key, value = bounds.tightest(rec)
+    assert f"tightest PAC-Bayes bound: {bounds.PAC_BOUNDS[key]} = {value:.4f}" in line
+    names = [n for traces in charts(at).values() for n in traces]
+    for name in bounds.PAC_BOUNDS.values():
+        assert name in names
+    assert not any("Seeger" in n for n in names if n)
+    texts = " ".join(m.value for m in at.markdown)
+    assert "1 − 4δ" in texts and "Why the bounds can rise while the C-bound falls" in texts
+    assert any("as the papers do" in c.value for c in at.caption)

@@ -20,6 +20,15 @@ __all__ = ["Settings", "Problem", "build_problem", "POOLS"]
 
 POOLS = ("stumps", "hyperplanes", "rbf")
 SOURCES = ("toy", "real", "csv")
+THRESHOLD_CHOICES = ("1", "2", "3", "5", "10", "20", "50", "100", "all")
+# allowed ranges of the numeric settings (inclusive), also the sidebar widgets' ranges
+LIMITS = {
+    "n_samples": (20, 20000), "toy_noise": (0.0, 1.0), "data_seed": (0, 10**6),
+    "train_ratio": (0.1, 0.9), "split_seed": (0, 10**6), "feature_noise": (0.0, 5.0),
+    "n_pool": (1, 2000), "prior_fraction": (0.0, 0.8), "delta": (0.001, 1.0),
+}
+CHOICES = {"source": SOURCES, "pool": POOLS, "toy": data.TOY_KINDS,
+           "n_thresholds": THRESHOLD_CHOICES}
 
 
 @dataclass(frozen=True)
@@ -45,23 +54,39 @@ class Settings:
     delta: float = 0.05
 
     def __post_init__(self):
-        if self.source not in SOURCES:
-            raise data.DataError(f"source must be one of {SOURCES}, got {self.source!r}")
-        if self.pool not in POOLS:
-            raise data.DataError(f"pool must be one of {POOLS}, got {self.pool!r}")
-        if not 0.0 < self.delta <= 1.0:
-            raise data.DataError(f"delta must be in (0, 1], got {self.delta}")
-        if not 0.0 < self.train_ratio < 1.0:
-            raise data.DataError(f"train ratio must be in (0, 1), got {self.train_ratio}")
-        if not 0.0 <= self.prior_fraction <= 0.8:
-            raise data.DataError(f"prior part must be in [0, 0.8] of the training part, got "
-                                 f"{self.prior_fraction}")
+        for name, choices in CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise data.DataError(f"{name} must be one of {', '.join(choices)}; got "
+                                     f"{_short(getattr(self, name))}")
+        for name, (low, high) in LIMITS.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                what = "prior part" if name == "prior_fraction" else name
+                raise data.DataError(f"{what} must be in [{low}, {high}]; got {_short(value)}")
 
     def to_dict(self):
         return dataclasses.asdict(self)
 
     def to_json(self):
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_link(cls, values, base=None):
+        """Settings from a link or file, one value at a time: ``(settings, ignored)``.
+
+        A value that cannot be read or is out of range is left out (the rest still apply) and
+        ``ignored`` says which and why.  Keys that are not settings are not looked at.
+        """
+        current = (base or cls()).to_dict()
+        ignored = []
+        for name in (f.name for f in dataclasses.fields(cls)):
+            if name not in values:
+                continue
+            try:
+                current = cls.from_dict({**current, name: values[name]}).to_dict()
+            except data.DataError as exc:
+                ignored.append(str(exc))
+        return cls(**current), ignored
 
     @classmethod
     def from_dict(cls, values):
@@ -73,15 +98,15 @@ class Settings:
             raw = values[f.name]
             try:
                 if f.type == "bool":
-                    kwargs[f.name] = raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes")
+                    kwargs[f.name] = _boolean(raw)
                 elif f.type == "int":
                     kwargs[f.name] = int(raw)
                 elif f.type == "float":
                     kwargs[f.name] = float(raw)
                 else:
                     kwargs[f.name] = str(raw)
-            except (TypeError, ValueError):
-                raise data.DataError(f"setting {f.name!r}: cannot read {raw!r} as {f.type}") from None
+            except (TypeError, ValueError, OverflowError):
+                raise data.DataError(f"{f.name}: cannot read {_short(raw)} as {f.type}") from None
         return cls(**kwargs)
 
     def data_key(self):
@@ -91,16 +116,8 @@ class Settings:
         return tuple(sorted(d.items()))
 
     def thresholds(self):
-        if self.n_thresholds == "all":
-            return "all"
-        try:
-            n = int(self.n_thresholds)
-        except ValueError:
-            raise data.DataError(f"thresholds per feature must be a positive integer or 'all', "
-                                 f"got {self.n_thresholds!r}") from None
-        if n < 1:
-            raise data.DataError(f"thresholds per feature must be at least 1, got {n}")
-        return n
+        """Thresholds per feature as :class:`~cbviz.voters.StumpPool` takes them."""
+        return "all" if self.n_thresholds == "all" else int(self.n_thresholds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +156,22 @@ class Problem:
         """Normalized vote ``sum_k Q_k h_k(x)`` of weights on new inputs (e.g. a plot grid)."""
         total = float(np.sum(weights))
         return self.pool.operator(X).matvec(weights) / (total if total > 0 else 1.0)
+
+
+def _boolean(raw):
+    """A bool from a link or file value; anything but true/false/1/0/yes/no is refused."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text not in ("true", "false", "1", "0", "yes", "no"):
+        raise ValueError(raw)
+    return text in ("true", "1", "yes")
+
+
+def _short(value, limit=60):
+    """A user value for a message: its repr, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _pair(text):

@@ -138,11 +138,28 @@ def test_unknown_class_in_link_falls_back_to_a_valid_pair():
     assert "class 1 (+1) vs 2 (-1)" in at.caption[0].value
 
 
-def test_bad_settings_in_link_are_ignored_with_a_warning():
-    at = app(STEP, n_thresholds="lots", toy="moons")
+@pytest.mark.parametrize("key, value, message", [
+    ("n_thresholds", "lots", "n_thresholds must be one of 1, 2, 3, 5, 10, 20, 50, 100, all"),
+    ("toy_noise", "7", "toy_noise must be in [0.0, 1.0]"),
+    ("train_ratio", "0.95", "train_ratio must be in [0.1, 0.9]"),
+    ("n_samples", "999999999", "n_samples must be in [20, 20000]"),
+    ("data_seed", "10" * 30, "data_seed must be in [0, 1000000]"),
+    ("normalize", "maybe", "normalize: cannot read 'maybe' as bool"),
+])
+def test_one_bad_value_in_a_link_is_named_and_the_rest_applies(key, value, message):
+    at = app(STEP, **{key: value, "toy": "spirals", "n_samples": "210"} if key != "n_samples"
+             else {key: value, "toy": "spirals"})
     assert not at.exception
-    assert at.warning and "Ignored settings" in at.warning[0].value
-    assert at.session_state["s_n_thresholds"] == "10"
+    assert at.warning and "Ignored from the link or file" in at.warning[0].value
+    assert message in at.warning[0].value
+    assert len(at.warning[0].value) < 300  # user input is cut, never echoed at length
+    assert at.selectbox(key="s_toy").value == "spirals"  # the valid values still apply
+
+
+def test_unknown_data_set_in_a_link_is_named():
+    at = app(STEP, source="real", real="no_such_set", split_seed="3")
+    assert "real must be a data set of the catalogue" in at.warning[0].value
+    assert at.session_state["settings_store"]["split_seed"] == 3
 
 
 def test_run_that_stops_at_once_shows_message():

@@ -8,18 +8,18 @@ link reproduces the view.  Changing the data or the voters resets every run, wit
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import pandas as pd
 import streamlit as st
 
 from .. import data
-from ..workbench import POOLS, Settings, build_problem
+from ..workbench import LIMITS, POOLS, THRESHOLD_CHOICES, Settings, build_problem
 from . import state
 from .glossary import draw_glossary
 
 DEFAULTS = Settings()
-THRESHOLD_CHOICES = ["1", "2", "3", "5", "10", "20", "50", "100", "all"]
 RUN_PREFIX = "run_"  # session-state keys of runs that a data change resets
 
 
@@ -47,22 +47,23 @@ def apply_settings(values):
 
 
 def _load_pending():
-    """Write queued settings (from a JSON file) or, on a session's first run, the URL's."""
+    """Write queued settings (from a JSON file) or, on a session's first run, the URL's.
+
+    Each value is checked on its own: a bad one is ignored (and named on the page), the others
+    apply.
+    """
     pending = st.session_state.pop("pending_settings", None)
     if pending is None and not st.session_state.get("query_loaded"):
         pending = dict(st.query_params)
     st.session_state["query_loaded"] = True
     if not pending:
         return
-    try:
-        settings = Settings.from_dict({**DEFAULTS.to_dict(), **pending})
-        if settings.toy not in data.TOY_KINDS:
-            raise data.DataError(f"unknown toy set {settings.toy!r}")
-        if settings.n_thresholds not in THRESHOLD_CHOICES:
-            raise data.DataError(f"thresholds per feature must be one of {THRESHOLD_CHOICES}")
-    except data.DataError as exc:
-        st.session_state["settings_error"] = f"Ignored settings from the link or file: {exc}"
-        return
+    settings, ignored = Settings.from_link(pending, DEFAULTS)
+    if settings.real not in set(_catalogue()["name"]):
+        ignored.append(f"real must be a data set of the catalogue; got {settings.real[:60]!r}")
+        settings = dataclasses.replace(settings, real=DEFAULTS.real)
+    if ignored:
+        st.session_state["settings_error"] = ignored
     _store().update(settings.to_dict())
 
 
@@ -84,9 +85,9 @@ def _data_widgets():
     if source == "toy":
         st.selectbox("Toy set", data.TOY_KINDS, **_bound("toy"))
         c1, c2 = st.columns(2)
-        c1.number_input("Points", 20, 20000, step=50, **_bound("n_samples"))
-        c2.number_input("Seed", 0, 10**6, **_bound("data_seed"))
-        st.slider("Label noise / spread", 0.0, 1.0, step=0.05, **_bound("toy_noise"))
+        c1.number_input("Points", *LIMITS["n_samples"], step=50, **_bound("n_samples"))
+        c2.number_input("Seed", *LIMITS["data_seed"], **_bound("data_seed"))
+        st.slider("Label noise / spread", *LIMITS["toy_noise"], step=0.05, **_bound("toy_noise"))
     elif source == "real":
         cat = _catalogue()
         real = cat[cat.kind == "real"].set_index("name")
@@ -133,14 +134,14 @@ def _pair_widgets(name, multi):
 
 
 def _split_widgets():
-    st.slider("Train ratio", 0.1, 0.9, step=0.05, **_bound("train_ratio"))
+    st.slider("Train ratio", *LIMITS["train_ratio"], step=0.05, **_bound("train_ratio"))
     c1, c2 = st.columns(2)
-    c1.number_input("Split seed", 0, 10**6, **_bound("split_seed"))
-    c2.number_input("Feature noise σ", 0.0, 5.0, step=0.1, **_bound("feature_noise"),
+    c1.number_input("Split seed", *LIMITS["split_seed"], **_bound("split_seed"))
+    c2.number_input("Feature noise σ", *LIMITS["feature_noise"], step=0.1, **_bound("feature_noise"),
                     help="Gaussian noise added to every feature, std = σ × that feature's std on the "
                          "training part (cbviz's protocol; the CB-Boost paper's Sect. 5.4 uses "
                          "its own, in its Appendix F.1)")
-    st.slider("Prior part (builds the voters only)", 0.0, 0.8, step=0.05,
+    st.slider("Prior part (builds the voters only)", *LIMITS["prior_fraction"], step=0.05,
               **_bound("prior_fraction"),
               help="share of the training part held out to build the voter pool; the algorithms "
                    "learn on the rest and the PAC-Bayes bounds count only the rest (m = its "
@@ -159,9 +160,9 @@ def _pool_widgets():
                          help="equally spaced between the training min and max, or every "
                               "midpoint between distinct values; complements included")
     else:
-        st.number_input("Voters in the pool (before complements)", 1, 2000, step=10,
+        st.number_input("Voters in the pool (before complements)", *LIMITS["n_pool"], step=10,
                         **_bound("n_pool"))
-    st.number_input("δ (confidence of the PAC-Bayes bounds)", 0.001, 1.0, step=0.01,
+    st.number_input("δ (confidence of the PAC-Bayes bounds)", *LIMITS["delta"], step=0.01,
                     format="%.3f", **_bound("delta"))
 
 
@@ -185,8 +186,10 @@ def draw_sidebar():
         with st.expander("Voter pool and δ", expanded=True):
             _pool_widgets()
     draw_glossary()
-    if "settings_error" in st.session_state:
-        st.sidebar.warning(st.session_state.pop("settings_error"))
+    ignored = st.session_state.pop("settings_error", None)
+    if ignored:
+        st.warning("Ignored from the link or file (the other settings apply): "
+                   + "; ".join(ignored), icon=":material/link_off:")
     try:
         settings = _current_settings()
     except data.DataError as exc:

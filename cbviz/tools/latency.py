@@ -1,0 +1,165 @@
+"""Click-to-idle latency of the app in headless Chromium, beside a bare one-button app.
+
+``python -m cbviz.tools.latency [--steps 15] [--play-steps 12]`` starts the real app and
+:mod:`cbviz.tools.bare_app` on free local ports, drives both in one headless Chromium
+(Debian's ``/usr/bin/chromium``, through Playwright) and prints, in milliseconds:
+
+* bare rerun: click on the bare app's button until its counter shows the new value and the
+  script is idle;
+* Step on the step page (two-moons toy set, breast cancer): click on Step until the status line
+  shows the new iteration and the script is idle;
+* Play at 0.25 s per step: the time between consecutive iterations on screen while playing,
+  then Pause: click until the Play button is back, and how many steps were taken after it.
+
+Every wait is on the page's state (a text, the script-state attribute), never a fixed sleep.
+The ratio Step / bare rerun is the project's target (<= 3).
+"""
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+IDLE = ("() => { const a = document.querySelector(\"[data-testid='stApp']\");"
+        " return a && a.getAttribute('data-test-script-state') === 'notRunning'; }")
+SHOWN = ("n => { const m = document.body.innerText.match(/Iteration (\\d+) of (\\d+)/);"
+         " return m && Number(m[2]) >= n; }")
+LAST = ("() => { const m = document.body.innerText.match(/Iteration \\d+ of (\\d+)/);"
+        " return m ? Number(m[1]) : 0; }")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serve(script):
+    """A headless Streamlit server for ``script``; yields its URL."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                if time.time() > deadline or proc.poll() is not None:
+                    raise RuntimeError(f"streamlit did not start for {script}") from None
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def _open(page, url):
+    page.goto(url)
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+
+
+def bare_reruns(page, url, n):
+    """Milliseconds from a click on the bare app's button to its new counter, idle."""
+    _open(page, url)
+    out = []
+    for k in range(1, n + 1):
+        t0 = time.perf_counter()
+        page.get_by_role("button", name="Click").click()
+        page.get_by_text(f"clicks: {k}", exact=True).wait_for(timeout=60_000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        out.append((time.perf_counter() - t0) * 1e3)
+    return out
+
+
+def steps(page, url, n):
+    """Milliseconds from a click on Step to the next iteration on screen, idle."""
+    _open(page, url)
+    out = []
+    for k in range(1, n + 1):
+        t0 = time.perf_counter()
+        page.get_by_role("button", name="Step", exact=True).click()
+        page.wait_for_function(SHOWN, arg=k, timeout=60_000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        out.append((time.perf_counter() - t0) * 1e3)
+    return out
+
+
+def play(page, url, n):
+    """Intervals (ms) between iterations while playing, Pause latency (ms), steps after Pause."""
+    _open(page, url)
+    page.get_by_role("button", name="Play").click()
+    seen, stamps = 0, []
+    while len(stamps) <= n:
+        page.wait_for_function(SHOWN, arg=seen + 1, timeout=60_000)
+        stamps.append(time.perf_counter())
+        seen = page.evaluate(LAST)
+    t0 = time.perf_counter()
+    at_pause = page.evaluate(LAST)
+    page.get_by_role("button", name="Pause").click()
+    page.get_by_role("button", name="Play").wait_for(timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    pause_ms = (time.perf_counter() - t0) * 1e3
+    extra = page.evaluate(LAST) - at_pause
+    intervals = [(b - a) * 1e3 for a, b in zip(stamps, stamps[1:])]
+    return intervals, pause_ms, extra
+
+
+def _summary(name, values):
+    return (f"{name:34s} median {statistics.median(values):7.0f}  "
+            f"min {min(values):7.0f}  max {max(values):7.0f}  (n={len(values)})")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m cbviz.tools.latency", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--steps", type=int, default=15, help="clicks per measurement")
+    ap.add_argument("--play-steps", type=int, default=12, help="iterations timed while playing")
+    args = ap.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    with (serve(Path(__file__).with_name("bare_app.py")) as bare, serve(ROOT / "app.py") as app,
+          sync_playwright() as p):
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        rows = {"bare rerun": bare_reruns(page, bare, args.steps)}
+        step_page = app + "/step_through_cbboost?"
+        rows["Step, moons"] = steps(page, step_page + "source=toy&toy=moons", args.steps)
+        rows["Step, breast cancer"] = steps(page, step_page + "source=real&real=breast_cancer",
+                                            args.steps)
+        rows["bare rerun (again)"] = bare_reruns(page, bare, args.steps)
+        intervals, pause_ms, extra = play(page, step_page + "source=toy&toy=moons&speed=0.25",
+                                          args.play_steps)
+        browser.close()
+    print("Click-to-idle latency in headless Chromium (ms)")
+    for name, values in rows.items():
+        print(_summary(name, values))
+    print(_summary("Play at 0.25 s/step: step interval", intervals))
+    print(f"{'Pause: click to Play button back':34s} {pause_ms:7.0f} ms, "
+          f"{extra} step(s) taken after the click")
+    bare_med = statistics.median(rows["bare rerun"] + rows["bare rerun (again)"])
+    for name in ("Step, moons", "Step, breast cancer"):
+        print(f"{name} / bare rerun = {statistics.median(rows[name]) / bare_med:.2f} (target <= 3)")
+    print(f"Play interval / 250 ms = {statistics.median(intervals) / 250:.2f} (target 0.8-1.2)")
+
+
+if __name__ == "__main__":
+    main()

@@ -12,7 +12,20 @@ from cbviz.ui.sidebar import apply_settings, require_problem
 
 STORE = "step_store"
 settings, problem = require_problem()
-page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5})
+page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5,
+                           "charts": ["Risk bounds", "0-1 error"]})
+if not st.session_state.get("step_link_loaded"):  # a shared link opens on the same picture
+    st.session_state["step_link_loaded"] = True
+    config, ignored = runs.read_link(st.session_state.get("link", {}))
+    if ignored:
+        st.warning("Ignored from the link (the other settings apply): " + "; ".join(ignored),
+                   icon=":material/link_off:")
+    page.update({k: config[k] for k in ("algorithm", "max_iter", "speed") if k in config})
+    state.store("hp_store").update({f"{config['algorithm']}.{k}": v
+                                    for k, v in config["params"].items()})
+    if config.get("steps"):
+        st.session_state["step_replay"] = config["steps"]
+        st.session_state["step_view_wanted"] = config.get("view")
 pending = st.session_state.pop("step_pending_config", None)
 if pending is not None:  # from a reloaded JSON: set before the widgets are drawn
     page.update(algorithm=pending["algorithm"], max_iter=max(1, pending["max_iter"]))
@@ -31,7 +44,7 @@ algorithm = c_algo.selectbox("Algorithm", list(ALGORITHMS),
 if spec.iterative:
     max_iter = c_iter.number_input("Max iterations", 1, 5000,
                                    **state.bind(STORE, "max_iter", "step_max_iter"))
-    speed = c_speed.select_slider("Play speed (seconds per step)", [0.25, 0.5, 1.0, 2.0],
+    speed = c_speed.select_slider("Play speed (seconds per step)", runs.SPEEDS,
                                   **state.bind(STORE, "speed", "step_speed"))
 else:
     max_iter, speed = 1, None
@@ -49,30 +62,53 @@ try:
 except ParameterError as exc:
     st.error(f"**{spec.name} cannot start with these settings.** {exc}", icon=":material/error:")
     st.stop()
+wanted = st.session_state.pop("step_view_wanted", None)
+if wanted:
+    st.session_state["step_view"] = min(wanted, max(1, len(run.history)))
 
-b = st.columns(5)
-b[0].button("Solve" if not spec.iterative else "Step", on_click=runs.step, args=(1,),
-            disabled=run.done, key="step_once", width="stretch")
-b[1].button("Step ×10", on_click=runs.step, args=(10,), disabled=run.done or not spec.iterative,
-            key="step_ten", width="stretch")
-run_to_end = b[2].button("Run to end", disabled=run.done or not spec.iterative,
-                         key="step_run_end", width="stretch")
-playing = st.session_state.get("step_playing", False)
-if b[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing
-               else ":material/play_arrow:", disabled=(run.done or not spec.iterative)
-               and not playing, key="step_play", width="stretch"):
-    st.session_state["step_playing"] = not playing
-    st.rerun()
-b[4].button("Reset", on_click=runs.reset, key="step_reset", width="stretch")
 
-if run_to_end:
-    bar = st.progress(0.0, text=f"running {spec.name}...")
-    while not run.done:
-        run.step()
-        bar.progress(len(run.history) / run.max_iter,
-                     text=f"iteration {len(run.history)} of at most {run.max_iter}")
-    bar.empty()
-    st.session_state["step_view"] = max(1, len(run.history))
+def controls():
+    """Step, Step ×10, Run to end, Play/Pause, Reset (with keyboard shortcuts)."""
+    playing = st.session_state.get("step_playing", False)
+    b = st.columns(5)
+    b[0].button("Solve" if not spec.iterative else "Step", on_click=runs.step, args=(1,),
+                disabled=run.done, key="step_once", width="stretch", shortcut="s")
+    b[1].button("Step ×10", on_click=runs.step, args=(10,),
+                disabled=run.done or not spec.iterative, key="step_ten", width="stretch",
+                shortcut="t")
+    run_to_end = b[2].button("To the end", disabled=run.done or not spec.iterative,
+                             key="step_run_end", width="stretch", help="run until it stops")
+    if b[3].button("Pause" if playing else "Play",
+                   icon=":material/pause:" if playing else ":material/play_arrow:",
+                   disabled=(run.done or not spec.iterative) and not playing, key="step_play",
+                   width="stretch", shortcut="p"):
+        st.session_state["step_playing"] = not playing
+        st.rerun()  # the whole page: Play changes how often the panel redraws itself
+    if b[4].button("Reset", key="step_reset", width="stretch"):
+        runs.reset()
+        st.rerun()
+    st.caption("Keyboard: **S** step · **T** ten steps · **P** play / pause")
+    if run_to_end:
+        bar = st.progress(0.0, text=f"running {spec.name}...")
+        while not run.done:
+            run.step()
+            bar.progress(len(run.history) / run.max_iter,
+                         text=f"iteration {len(run.history)} of at most {run.max_iter}")
+        bar.empty()
+        st.session_state["step_view"] = max(1, len(run.history))
+
+
+def panel():
+    """Controls and everything that depends on the run's progress: a Step, Play and the
+    iteration slider redraw this part only."""
+    controls()
+    if st.session_state.get("step_playing"):
+        if run.done:
+            st.session_state["step_playing"] = False
+            st.rerun()
+        runs.step(1, run)
+    view = show()
+    st.query_params.update(runs.link_values(algorithm, params, max_iter, speed, run, view))
 
 
 def vote_state(run, t):
@@ -84,12 +120,7 @@ def vote_state(run, t):
 
 
 def show():
-    """Everything that depends on the run's progress (re-drawn alone while playing)."""
-    if st.session_state.get("step_playing"):
-        if run.done:
-            st.session_state["step_playing"] = False
-            st.rerun()
-        runs.step(1, run)
+    """The run at the iteration chosen on the slider; returns that iteration (None: no step)."""
     if not run.history:
         if run.done:
             st.warning(f"{spec.name} stopped before choosing a voter: {run.stop_reason}.",
@@ -99,7 +130,7 @@ def show():
                      else "Press **Step** to take the first iteration")
             st.info(f"{first}.", icon=":material/footprint:")
         data_overview()
-        return
+        return None
     n = len(run.history)
     if n > 1:
         t = st.slider("Show iteration", 1, n, key="step_view",
@@ -123,62 +154,81 @@ def show():
         st.caption("Value of the normalized vote Σ Qₖ hₖ(x) over the plane (red: vote for +1, "
                    "blue: vote for −1) with the training and test points; the dashed line is "
                    "the voter chosen at this iteration.")
-    else:
-        with st.expander("The data"):
-            data_overview()
-
-    st.plotly_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds", width="stretch")
-    st.caption(prior_note())
-    with st.expander("What is this?"):
-        st.markdown(explain_bounds(frame, t))
-    pairs = [
-        (plots.error_figure(frame, current=t), "step_fig_errors",
-         "0-1 error of the majority vote sign(Σ aₖ hₖ(x)) on the training and the held-out test "
-         "examples."),
-        (plots.series_figure(frame, {"objective": spec.objective}, current=t,
-                             title=f"What {spec.name} minimizes<br><sup>{spec.objective}</sup>",
-                             y_title=spec.objective, uirevision="objective"), "step_fig_objective",
-         f"The quantity {spec.name} minimizes, after each iteration ({spec.paper})."),
-        (plots.series_figure(frame, {"gibbs_risk": "Gibbs risk r", "disagreement":
-                                     "disagreement d"}, current=t, uirevision="risks",
-                             title="Gibbs risk and disagreement<br><sup>C = 1 − (1 − 2r)² / "
-                                   "(1 − 2d) for ±1 voters</sup>",
-                             y_title="fraction of examples"), "step_fig_risks",
-         "r: the error of one voter drawn from Q, averaged over the examples; d: how often two "
-         "voters drawn from Q disagree. The C-bound is small when the voters are accurate (small "
-         "r) and still disagree (large d). For real-valued voters (RBF) they are defined from "
-         "the margins: r = (1 − μ₁)/2 and d = (1 − μ₂)/2."),
-        (plots.kl_figure(frame, problem.n_voters, current=t), "step_fig_kl",
-         "KL(Q‖P) = ln n + Σ Qₖ ln Qₖ to the uniform prior over the n voters. It never exceeds "
-         "ln n (all the weight on one voter) and enters every PAC-Bayes bound."),
-        (plots.margin_figure(M, rec.mu1, rec.mu2), "step_fig_margins",
-         "Margins y Σ Qₖ hₖ(x) of the training examples. The C-bound is small when their mean μ₁ "
-         "is large compared with √μ₂: it is Cantelli's inequality applied to this distribution."),
-    ]
-    if np.isfinite(frame["alpha"].astype(float)).any():
-        pairs.append((plots.alpha_figure(frame, current=t), "step_fig_alpha",
-                      "The weight given at each iteration to the voter chosen at that iteration "
-                      "(unnormalized)."))
-    for i, (title, y_title, columns, text) in enumerate(spec.extra_plots):
-        pairs.append((plots.series_figure(frame, columns, current=t, title=title, y_title=y_title,
-                                          uirevision=f"extra{i}"), f"step_fig_extra{i}", text))
-    if algorithm == "cbboost" and t >= 2:
-        pairs.append((plots.direction_curve_figure(run.direction_curve(t)), "step_fig_curve",
-                      "The C-bound of F + α h as a function of the new voter's weight α, all other "
-                      "weights fixed. Theorem 3 gives its minimum in closed form; Property 1 the "
-                      "decrease."))
+    charts = available_charts(frame, t, w, M)
+    chosen = st.pills("Charts", list(charts), selection_mode="multi",
+                      **state.bind(STORE, "charts", "step_charts"),
+                      help="only the charts chosen here are drawn (each costs time per step)")
+    chosen = [c for c in charts if c in (chosen or [])]
+    if "Risk bounds" in chosen:
+        st.plotly_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds",
+                        width="stretch")
+        st.caption(prior_note())
+        with st.expander("What is this?"):
+            st.markdown(explain_bounds(frame, t))
+    pairs = [c for c in chosen if c not in ("Risk bounds", "Voters table")]
     for i in range(0, len(pairs), 2):
-        for column, (fig, key, text) in zip(st.columns(2), pairs[i:i + 2]):
+        for column, name in zip(st.columns(2), pairs[i:i + 2]):
+            build, text = charts[name]
             with column:
-                st.plotly_chart(fig, key=key, width="stretch")
+                st.plotly_chart(build(), key=f"step_fig_{name}", width="stretch")
                 with st.expander("What is this?"):
                     st.markdown(text)
     if algorithm == "cbboost":
         other_rule(frame, t)
         mincq_beside(frame, t)
-    st.subheader("Voters in the vote")
-    st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]), hide_index=True,
-                 width="stretch", height=min(400, 38 + 35 * rec.n_voters))
+    if "Voters table" in chosen:
+        st.markdown(f"**Voters in the vote** ({rec.n_voters})")
+        st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]),
+                     hide_index=True, width="stretch", height=min(400, 38 + 35 * rec.n_voters))
+    return t
+
+
+def available_charts(frame, t, w, M):
+    """Chart name -> (figure builder, explanation), for the algorithm on the page."""
+    rec = run.history[t - 1]
+    charts = {
+        "Risk bounds": (None, None),
+        "0-1 error": (lambda: plots.error_figure(frame, current=t),
+                      "0-1 error of the majority vote sign(Σ aₖ hₖ(x)) on the training and the "
+                      "held-out test examples."),
+        "Objective": (lambda: plots.series_figure(
+            frame, {"objective": spec.objective}, current=t, uirevision="objective",
+            title=f"What {spec.name} minimizes<br><sup>{spec.objective}</sup>",
+            y_title=spec.objective),
+            f"The quantity {spec.name} minimizes, after each iteration ({spec.paper})."),
+        "Gibbs risk & disagreement": (lambda: plots.series_figure(
+            frame, {"gibbs_risk": "Gibbs risk r", "disagreement": "disagreement d"}, current=t,
+            uirevision="risks", y_title="fraction of examples",
+            title="Gibbs risk and disagreement<br><sup>C = 1 − (1 − 2r)² / (1 − 2d) for ±1 "
+                  "voters</sup>"),
+            "r: the error of one voter drawn from Q, averaged over the examples; d: how often two "
+            "voters drawn from Q disagree. The C-bound is small when the voters are accurate "
+            "(small r) and still disagree (large d). For real-valued voters (RBF) they are "
+            "defined from the margins: r = (1 − μ₁)/2 and d = (1 − μ₂)/2."),
+        "KL": (lambda: plots.kl_figure(frame, problem.n_voters, current=t),
+               "KL(Q‖P) = ln n + Σ Qₖ ln Qₖ to the uniform prior over the n voters. It never "
+               "exceeds ln n (all the weight on one voter) and enters every PAC-Bayes bound."),
+        "Margins": (lambda: plots.margin_figure(M, rec.mu1, rec.mu2),
+                    "Margins y Σ Qₖ hₖ(x) of the training examples. The C-bound is small when their "
+                    "mean μ₁ is large compared with √μ₂: it is Cantelli's inequality applied to "
+                    "this distribution."),
+    }
+    if np.isfinite(frame["alpha"].astype(float)).any():
+        charts["Weights α"] = (lambda: plots.alpha_figure(frame, current=t),
+                               "The weight given at each iteration to the voter chosen at that "
+                               "iteration (unnormalized).")
+    for title, y_title, columns, text in spec.extra_plots:
+        charts[title.partition("<br>")[0]] = (
+            lambda title=title, y_title=y_title, columns=columns: plots.series_figure(
+                frame, columns, current=t, title=title, y_title=y_title,
+                uirevision=title[:20]), text)
+    if algorithm == "cbboost" and t >= 2:
+        charts["Theorem 3 curve"] = (
+            lambda: plots.direction_curve_figure(run.direction_curve(t)),
+            "The C-bound of F + α h as a function of the new voter's weight α, all other weights "
+            "fixed. Theorem 3 gives its minimum in closed form; Property 1 the decrease.")
+    charts["Voters table"] = (None, None)
+    return charts
 
 
 def prior_note():
@@ -285,7 +335,7 @@ def data_overview():
 
 
 def decision_regions(w, rec):
-    xs, ys, Z = problem.vote_grid(w)
+    xs, ys, Z = problem.vote_grid(w, n=80)
     stump = None
     pool = problem.pool
     if hasattr(pool, "threshold_") and rec is not None and rec.index is not None:
@@ -298,25 +348,38 @@ def decision_regions(w, rec):
         subtitle=None if rec is not None else "no voter yet: the vote is 0 everywhere")
 
 
-st.fragment(show, run_every=speed if st.session_state.get("step_playing") else None)()
+def export():
+    """Records as CSV, settings as JSON, and a JSON to reload (the run replays to its length).
 
-# ---- export and reload ----------------------------------------------------------------------
-st.subheader("Export")
-e1, e2, e3 = st.columns(3)
-e1.download_button("Records (CSV)", run.to_frame().to_csv(index=False), f"{algorithm}_records.csv",
-                   "text/csv", disabled=not run.history, key="step_dl_csv")
-e2.download_button("Settings (JSON)", runs.export_json(settings, algorithm, params, run),
-                   f"{algorithm}_settings.json", "application/json", key="step_dl_json")
-upload = e3.file_uploader("Reload settings (JSON)", type=["json"], key="step_up_json")
-if upload is not None and st.session_state.get("step_loaded_file") != upload.file_id:
-    st.session_state["step_loaded_file"] = upload.file_id
-    try:
-        loaded, config = runs.read_json(upload.getvalue())
-    except ValueError as exc:
-        st.error(f"Could not load this file: {exc}", icon=":material/error:")
-    else:
-        apply_settings(loaded)
-        runs.reset()
-        st.session_state["step_replay"] = config["iterations"]
-        st.session_state["step_pending_config"] = config
-        st.rerun()
+    The files are made when a button is clicked (the run may have moved since the page was
+    drawn), so a Step never pays for them.
+    """
+    st.subheader("Export")
+    e1, e2, e3 = st.columns(3)
+    e1.download_button("Records (CSV)", lambda: run.to_frame().to_csv(index=False),
+                       f"{algorithm}_records.csv", "text/csv", key="step_dl_csv",
+                       on_click="ignore")
+    e2.download_button("Settings (JSON)",
+                       lambda: runs.export_json(settings, algorithm, params, run),
+                       f"{algorithm}_settings.json", "application/json", key="step_dl_json",
+                       on_click="ignore")
+    upload = e3.file_uploader("Reload settings (JSON)", type=["json"], key="step_up_json")
+    if upload is not None and st.session_state.get("step_loaded_file") != upload.file_id:
+        st.session_state["step_loaded_file"] = upload.file_id
+        try:
+            loaded, config = runs.read_json(upload.getvalue())
+        except ValueError as exc:
+            st.error(f"Could not load this file: {exc}", icon=":material/error:")
+        else:
+            apply_settings(loaded)
+            runs.reset()
+            st.session_state["step_replay"] = config["iterations"]
+            st.session_state["step_pending_config"] = config
+            st.rerun()
+
+
+st.fragment(panel, run_every=speed if st.session_state.get("step_playing") else None)()
+if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
+    with st.expander("The data"):
+        data_overview()
+export()

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from .bounds import PAC_BOUNDS
 
@@ -84,6 +85,22 @@ def _g(x):
     return f"{x:.4g}"
 
 
+_TEMPLATE = pio.templates["plotly_white"]
+
+
+def _figure(*traces):
+    """A new figure that skips Plotly's re-validation of every update.
+
+    Each trace object is validated when it is built (``go.Scatter(...)``); the figure-level
+    checks repeat that work and cost about 3/4 of a figure's build time, which a Step pays for
+    every chart on screen.  The tests serialize every figure, so a wrong property still fails.
+    """
+    fig = go.Figure(_validate=False)
+    for trace in traces:
+        fig.add_trace(trace)
+    return fig
+
+
 def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode="closest",
            legend_width=400):
     """Apply the layout every figure shares; legend shown when more than one trace has one."""
@@ -92,7 +109,7 @@ def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode
     legend_room = _legend_rows(shown, legend_width) * 21 if multi else 0
     title, title_lines = _readable_title(title, legend_width)
     fig.update_layout(
-        template="plotly_white",
+        template=_TEMPLATE,
         title=dict(text=title, x=0.0, xref="paper", xanchor="left",
                    y=1.0, yref="container", yanchor="top", pad=dict(t=12),
                    font=dict(size=15)),
@@ -178,7 +195,7 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
     hold on the true risk with probability ``1 - delta``.
     """
     it = _iterations(frame)
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(go.Scatter(
         x=it, y=_column(frame, "train_error"), mode="lines", name="train error",
         line=dict(color=GREY, width=1.5, dash="dash"), fill="tozeroy",
@@ -216,7 +233,7 @@ def error_figure(frame, current=None, uirevision="errors"):
     it = _iterations(frame)
     train = _column(frame, "train_error")
     test = _column(frame, "test_error")
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(_line(it, train, "train error", BLUE))
     has_test = bool(np.isfinite(test).any())
     if has_test:
@@ -246,7 +263,7 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
     ceiling = math.log(n)
     it = _iterations(frame)
     kl = _column(frame, "kl")
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(_line(it, kl, "KL(Q||P)", BLUE, width=2.5))
     x_ceiling = it if it.size else np.array([0.0, 1.0])
     fig.add_trace(go.Scatter(
@@ -275,7 +292,7 @@ def alpha_figure(frame, current=None, uirevision="alpha"):
     labels = [_text(lab, f"voter {int(k)}" if np.isfinite(k) else "–") for lab, k in zip(raw, index)]
     selected = np.isfinite(it) & (it == current) if current is not None else np.zeros(it.size, bool)
     colors = np.where(selected, VERMILION, SKY)
-    fig = go.Figure(go.Bar(
+    fig = _figure(go.Bar(
         x=it, y=alpha, name="weight alpha", customdata=np.array(labels, dtype=object),
         marker=dict(color=colors.tolist(), line=dict(color=np.where(selected, BLACK, BLUE).tolist(),
                                                      width=1)),
@@ -301,7 +318,7 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
     edge and dual variable, the concentration of example weights.  Missing columns are skipped.
     """
     it = _iterations(frame)
-    fig = go.Figure()
+    fig = _figure()
     shown = [(c, n) for c, n in columns.items() if frame is not None and c in frame]
     for (col, name), color in zip(shown, _SERIES_COLORS * 2):
         fig.add_trace(_line(it, _column(frame, col), name, color))
@@ -324,7 +341,7 @@ def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_vote
     ``train_error``) of the optimal vote on the same voters.
     """
     it = _iterations(frame)
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(_line(it, _column(frame, "c_bound"), "CB-Boost: empirical C-bound", BLUE,
                         width=2.5))
     fig.add_trace(_line(_iterations(mincq), _column(mincq, "c_bound"),
@@ -359,7 +376,7 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
     counts, edges = np.histogram(M, bins=bins, range=(-1.0, 1.0))
     centers = (edges[:-1] + edges[1:]) / 2
     share = counts / max(M.size, 1)
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(go.Bar(
         x=centers, y=counts, width=edges[1] - edges[0], name="margins",
         customdata=np.column_stack([edges[:-1], edges[1:], share]),
@@ -414,10 +431,10 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
                          "(rows follow yy, columns xx)")
     Z = Z.reshape(gy.size, gx.size)
     fx, fy = (str(n) for n in feature_names)
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(go.Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
-        colorscale=VOTE_SCALE, opacity=0.8, zsmooth="best",
+        colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False,
         colorbar=dict(title=dict(text="vote", side="top"), thickness=12, len=0.8,
                       tickvals=[-1, -0.5, 0, 0.5, 1]),
         hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
@@ -481,7 +498,7 @@ def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="pr
     k = min(2, vt.shape[0])
     axes = vt[:k].T if k == 2 else np.column_stack([vt[0], np.zeros(vt.shape[1])])
     share = sv ** 2 / max(float(np.sum(sv ** 2)), 1e-300)
-    fig = go.Figure()
+    fig = _figure()
     for X, y, part, filled in ((X_train, y_train, "train", True), (X_test, y_test, "test", False)):
         if X is None or y is None:
             continue
@@ -510,7 +527,7 @@ def direction_curve_figure(curve, uirevision="direction"):
     """C-bound of ``F + alpha h`` along the weight of one voter (Theorem 3's picture)."""
     label = _text(curve.label, f"voter {curve.index}")
     alphas = np.asarray(curve.alphas, dtype=float)
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(go.Scatter(
         x=alphas, y=np.asarray(curve.c_values, dtype=float), mode="lines",
         name="C-bound along alpha", line=dict(color=BLUE, width=2.5),
@@ -573,7 +590,7 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
     rule = _rule_text(candidates)
     lowers = np.asarray(getattr(candidates, "lowers", np.zeros(n, bool)), dtype=bool)
     best = np.asarray(getattr(candidates, "best_decrease", dec), dtype=float)
-    fig = go.Figure()
+    fig = _figure()
     for mask, y, name, why, color in (
             (~valid & ~lowers & finite, dec, "cannot lower the C-bound",
              "no positive weight on this voter lowers the C-bound", "rgba(127,127,127,0.25)"),
@@ -654,7 +671,7 @@ def lockstep_figure(table, uirevision="lockstep"):
         return [_text(v, "– (stopped)") for v in table[col].tolist()]
 
     ex_lab, gr_lab = labels("exhaustive_label"), labels("gradient_label")
-    fig = go.Figure()
+    fig = _figure()
     fig.add_trace(go.Scatter(
         x=it, y=ex, mode="lines+markers", name="exhaustive (CB-Boost)",
         customdata=np.array(ex_lab, dtype=object), line=dict(color=BLUE, width=2.5),

@@ -45,6 +45,14 @@ def values(v):
     return np.asarray(v, dtype=float)
 
 
+def show_all_charts(at):
+    """Choose every chart of the step page's "Charts" selector."""
+    group = at.button_group(key="step_charts")
+    group.set_value(list(group.options)).run()
+    assert not at.exception
+    return at
+
+
 def history(at):
     return at.session_state["run_step"]["run"].history
 
@@ -82,6 +90,7 @@ def test_steps_advance_and_charts_carry_traces():
     assert not at.exception
     assert len(history(at)) == 11
     assert status(at).startswith("**Iteration 11** of 11")
+    show_all_charts(at)
     names = [n for traces in charts(at).values() for n in traces]
     for expected in ["empirical C-bound", "train error", "test error", "KL(Q||P)",
                      "ln n (ceiling)", "weight alpha", "margins", "C-bound along alpha",
@@ -283,6 +292,7 @@ def test_step_page_runs_every_registered_algorithm(algorithm):
     assert not at.exception
     run = history(at)
     assert len(run) == (11 if spec.iterative else 1) or at.session_state["run_step"]["run"].done
+    show_all_charts(at)
     titles = list(charts(at))
     assert any(spec.objective in t for t in titles), titles
     for title, _, columns, _ in spec.extra_plots:
@@ -329,6 +339,7 @@ def test_the_data_come_first():
     labels = {m.label: m.value for m in real.metric}
     assert labels["Features d"] == "30" and labels["Training examples m"] == "398"
     real.button(key="step_once").click().run()
+    show_all_charts(real)
     names = [n for traces in charts(real).values() for n in traces]
     assert "Gibbs risk r" in names and "disagreement d" in names
 
@@ -401,3 +412,33 @@ def test_glossary_and_bound_names_on_screen():
     texts = " ".join(m.value for m in at.markdown)
     assert "1 − 4δ" in texts and "Why the bounds can rise while the C-bound falls" in texts
     assert any("as the papers do" in c.value for c in at.caption)
+
+
+def test_a_link_round_trips_the_whole_view():
+    at = app(STEP, toy="xor", n_samples="200")
+    at.radio(key="hp_cbboost_direction").set_value("gradient").run()
+    at.radio(key="hp_cbboost_eligible").set_value("all").run()
+    at.number_input(key="step_max_iter").set_value(40).run()
+    at.button(key="step_ten").click().run()
+    at.button(key="step_once").click().run()
+    at.slider(key="step_view").set_value(4).run()
+    link = {k: at.query_params[k][0] if isinstance(at.query_params[k], list) else
+            at.query_params[k] for k in at.query_params}
+    assert link["steps"] == "11" and link["view"] == "4" and link["algorithm"] == "cbboost"
+    first = history(at)
+    fresh = app(STEP, **link)  # a student opens the shared link
+    assert not fresh.warning
+    again = history(fresh)
+    assert [r.index for r in again] == [r.index for r in first]
+    assert fresh.session_state["run_step"]["run"].direction == "gradient"
+    assert fresh.session_state["run_step"]["run"].max_iter == 40
+    assert status(fresh).startswith("**Iteration 4** of 11")
+    assert fresh.selectbox(key="s_toy").value == "xor"
+
+
+def test_a_link_with_a_bad_page_value_keeps_the_rest():
+    at = app(STEP, algorithm="quadboost", regularization="l7", max_iter="30", steps="3")
+    assert "regularization must be one of none, l1, l2, linf" in at.warning[0].value
+    run = at.session_state["run_step"]["run"]
+    assert len(run.history) == 3 and run.max_iter == 30
+    assert any(t.value == "Step through QuadBoost" for t in at.title)

@@ -104,6 +104,11 @@ def button(page, text):
     return page.get_by_role("button", name=text).first
 
 
+def keyed(page, key):
+    """The button drawn with Streamlit key ``key``."""
+    return page.locator(f".st-key-{key} button")
+
+
 def test_home_then_step_through(server, page):
     page.goto(server)
     settle(page)
@@ -112,20 +117,20 @@ def test_home_then_step_through(server, page):
     button(page, "Start on the two-moons toy set").click()
     wait_text(page, "Press Step")
     for i in range(1, 4):
-        button(page, "Step").click()
+        keyed(page, "step_once").click()
         wait_text(page, f"Iteration {i} of {i}")
     no_exception(page)
-    page.locator(".js-plotly-plot").nth(5).wait_for()  # every chart of the run is drawn
+    page.locator(".js-plotly-plot").nth(2).wait_for()  # the plane, the bounds, the errors
     shoot(page, "step_through")
-    button(page, "Play").click()
+    keyed(page, "step_play").click()
     page.wait_for_function(  # playing: the run moves by itself past iteration 5
         "() => { const m = document.body.innerText.match(/Iteration \\d+ of (\\d+)/);"
         " return m && Number(m[1]) >= 5; }", timeout=60_000)
-    button(page, "Pause").click()
-    button(page, "Play").wait_for(timeout=60_000)
+    keyed(page, "step_play").click()
+    page.locator(".st-key-step_play button", has_text="Play").wait_for(timeout=60_000)
     settle(page)
     paused_at = iteration_shown(page)
-    button(page, "Step").wait_for()
+    keyed(page, "step_once").wait_for()
     settle(page)
     assert iteration_shown(page) <= paused_at + 1  # pause stops at the next step at most
     no_exception(page)
@@ -139,9 +144,12 @@ def test_step_page_with_another_algorithm(server, page):
     page.get_by_label("Algorithm").click()
     page.get_by_role("option", name="CqBoost").click()
     wait_text(page, "Step through CqBoost")
-    button(page, "Step ×10").click()
+    keyed(page, "step_ten").click()
     wait_text(page, "Iteration")
-    page.locator(".js-plotly-plot").nth(5).wait_for()
+    for chart in ("Column generation", "Example weights", "Objective"):  # add three charts
+        page.locator(".st-key-step_charts button", has_text=chart).first.click()
+        wait_text(page, chart)
+    page.locator(".js-plotly-plot").nth(5).wait_for()  # plane, bounds, errors + the three
     no_exception(page)
     shoot(page, "step_through_cqboost")
 

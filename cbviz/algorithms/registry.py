@@ -35,6 +35,25 @@ class Param:
     log: bool = False
     when: tuple = ()  # (other parameter, values for which this one is used); () = always
 
+    def parse(self, text):
+        """The value of a link or file entry (text) if it is allowed, else ParameterError."""
+        if self.kind == "choice":
+            by_text = {"none" if c is None else str(c): c for c in self.choices}
+            if str(text) not in by_text:
+                raise ParameterError(f"{self.name} must be one of {', '.join(by_text)}; got "
+                                     f"{str(text)[:40]!r}")
+            return by_text[str(text)]
+        if self.kind == "bool":
+            if str(text).lower() not in ("true", "false"):
+                raise ParameterError(f"{self.name} must be true or false; got {str(text)[:40]!r}")
+            return str(text).lower() == "true"
+        try:
+            value = int(text) if self.kind == "int" else float(text)
+        except (TypeError, ValueError, OverflowError):
+            raise ParameterError(f"{self.name} must be a number in [{self.low}, {self.high}]; "
+                                 f"got {str(text)[:40]!r}") from None
+        return self.check(value)
+
     def active(self, values):
         """Whether this parameter is used, given the values of the others."""
         return not self.when or values.get(self.when[0]) in self.when[1]
@@ -47,7 +66,7 @@ class Param:
         elif self.kind == "bool":
             if not isinstance(value, bool):
                 raise ParameterError(f"{self.name} must be True or False, got {value!r}")
-        elif not (self.low <= value <= self.high):
+        elif isinstance(value, bool) or not (self.low <= value <= self.high):
             raise ParameterError(f"{self.name} must be in [{self.low}, {self.high}], got {value!r}")
         return value
 

@@ -96,7 +96,7 @@ def steps(page, url, n):
     out = []
     for k in range(1, n + 1):
         t0 = time.perf_counter()
-        page.get_by_role("button", name="Step", exact=True).click()
+        page.locator(".st-key-step_once button").click()
         page.wait_for_function(SHOWN, arg=k, timeout=60_000)
         page.wait_for_function(IDLE, timeout=60_000)
         out.append((time.perf_counter() - t0) * 1e3)
@@ -106,7 +106,7 @@ def steps(page, url, n):
 def play(page, url, n):
     """Intervals (ms) between iterations while playing, Pause latency (ms), steps after Pause."""
     _open(page, url)
-    page.get_by_role("button", name="Play").click()
+    page.locator(".st-key-step_play button").click()
     seen, stamps = 0, []
     while len(stamps) <= n:
         page.wait_for_function(SHOWN, arg=seen + 1, timeout=60_000)
@@ -114,8 +114,9 @@ def play(page, url, n):
         seen = page.evaluate(LAST)
     t0 = time.perf_counter()
     at_pause = page.evaluate(LAST)
-    page.get_by_role("button", name="Pause").click()
-    page.get_by_role("button", name="Play").wait_for(timeout=60_000)
+    # the button is redrawn at every step while playing: click it whatever its redraw state
+    page.locator(".st-key-step_play button").click(force=True)
+    page.locator(".st-key-step_play button", has_text="Play").wait_for(timeout=60_000)
     page.wait_for_function(IDLE, timeout=60_000)
     pause_ms = (time.perf_counter() - t0) * 1e3
     extra = page.evaluate(LAST) - at_pause

@@ -99,3 +99,54 @@ def read_json(raw):
             raise ValueError(f"'{key}' must be a non-negative integer")
     return payload["settings"], {"algorithm": algorithm, "params": params,
                                  "max_iter": run["max_iter"], "iterations": run["iterations"]}
+
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0)
+PAGE_KEYS = ("algorithm", "max_iter", "speed", "steps", "view")
+
+
+def link_values(algorithm, params, max_iter, speed, run, view):
+    """What a link must carry to reopen the step page on the same picture."""
+    values = {"algorithm": algorithm, "max_iter": max_iter, "speed": speed,
+              "steps": len(run.history), "view": view}
+    values.update({k: "none" if v is None else str(v).lower() if isinstance(v, bool) else v
+                   for k, v in params.items()})
+    return {k: str(v) for k, v in values.items() if v is not None}
+
+
+def read_link(query):
+    """The step page's part of a link: ``(config, ignored)``; bad values are left out, named."""
+    ignored, config = [], {}
+    algorithm = query.get("algorithm", "cbboost")
+    if algorithm not in ALGORITHMS:
+        ignored.append(f"algorithm must be one of {', '.join(ALGORITHMS)}; got "
+                       f"{str(algorithm)[:40]!r}")
+        algorithm = "cbboost"
+    config["algorithm"] = algorithm
+    for key, low, high in (("max_iter", 1, 5000), ("steps", 0, 5000), ("view", 1, 5000)):
+        if key in query:
+            try:
+                value = int(query[key])
+                if not low <= value <= high:
+                    raise ValueError
+                config[key] = value
+            except (TypeError, ValueError, OverflowError):
+                ignored.append(f"{key} must be an integer in [{low}, {high}]; got "
+                               f"{str(query[key])[:40]!r}")
+    if "speed" in query:
+        try:
+            if float(query["speed"]) not in SPEEDS:
+                raise ValueError
+            config["speed"] = float(query["speed"])
+        except (TypeError, ValueError):
+            ignored.append(f"speed must be one of {', '.join(map(str, SPEEDS))}; got "
+                           f"{str(query['speed'])[:40]!r}")
+    params = {}
+    for p in ALGORITHMS[algorithm].params:
+        if p.name in query:
+            try:
+                params[p.name] = p.parse(query[p.name])
+            except ParameterError as exc:
+                ignored.append(str(exc))
+    config["params"] = params
+    return config, ignored

@@ -55,6 +55,7 @@ def _load_pending():
     pending = st.session_state.pop("pending_settings", None)
     if pending is None and not st.session_state.get("query_loaded"):
         pending = dict(st.query_params)
+        st.session_state["link"] = pending  # the pages read their own keys from it
     st.session_state["query_loaded"] = True
     if not pending:
         return

@@ -1,0 +1,215 @@
+"""Checks of the benchmark (cbviz.bench) on tiny sizes: the documented tables, the CSV files
+and the command line.  No assertion compares times between algorithms (they depend on the
+machine's load); the structural facts are checked instead: every algorithm has a positive
+time, skips and caps are stated in ``note``, a T-sweep time is a prefix sum, ratios are the
+quotients of the table's own fit times.  Every data set is seeded.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cbviz import bench
+from cbviz.algorithms import ALGORITHMS, CBBoost, ParameterError
+from cbviz.voters import StumpPool
+
+TINY = dict(m=200, d=8, iters=4, n_thresholds=5, seed=0)
+
+
+@pytest.fixture(scope="module")
+def algorithms():
+    return bench.algorithm_table(**TINY, mincq_voters=10, klboost_passes=2)
+
+
+@pytest.fixture(scope="module")
+def fig1_tables():
+    return bench.fig1(bench.QUICK_FIG1)
+
+
+def test_make_data_is_seeded_with_labels_pm1():
+    X, y = bench.make_data(120, 6, seed=3)
+    assert X.shape == (120, 6) and set(np.unique(y)) == {-1, 1}
+    X2, y2 = bench.make_data(120, 6, seed=3)
+    assert np.array_equal(X, X2) and np.array_equal(y, y2)
+
+
+def test_sub_pool_keeps_direct_voters_and_their_complements():
+    X, _ = bench.make_data(50, 4)
+    H = StumpPool(5).fit(X).operator(X)       # 20 direct voters + 20 complements
+    S = bench.sub_pool(H, 4)
+    assert S.shape == (50, 8) and S.is_self_complemented()
+    direct = [0, 6, 13, 19]                   # round(linspace(0, 19, 4))
+    assert np.array_equal(S.toarray(), H.columns(direct + [k + 20 for k in direct]))
+    with pytest.raises(ParameterError, match="n_direct"):
+        bench.sub_pool(H, 21)
+
+
+def test_time_run_times_every_step():
+    X, y = bench.make_data(80, 5)
+    H = StumpPool(4).fit(X).operator(X)
+    timing = bench.time_run(CBBoost(max_iter=6), H, y)
+    assert timing.steps.size == len(timing.run.history) == 6
+    assert np.all(timing.steps > 0) and timing.start > 0
+    assert timing.total >= timing.start + timing.steps.sum()
+
+
+def test_best_run_keeps_the_fastest_and_respects_the_budget():
+    X, y = bench.make_data(80, 5)
+    H = StumpPool(4).fit(X).operator(X)
+    timing, runs = bench.best_run(CBBoost(max_iter=3), H, y, repeat=3, budget=1e9)
+    assert runs == 3 and len(timing.run.history) == 3
+    timing, runs = bench.best_run(CBBoost(max_iter=3), H, y, repeat=3, budget=0.0)
+    assert runs == 1                          # the first run already used the budget
+    times = iter([3.0, 1.0, 2.0])
+    assert bench.best_of(lambda: (t := next(times), t * 10), repeat=3, budget=10) == (10.0, 3)
+    times = iter([3.0, 1.0, 2.0])
+    assert bench.best_of(lambda: (t := next(times), t * 10), repeat=3, budget=4) == (10.0, 2)
+
+
+def test_algorithm_table_has_every_algorithm_with_positive_times(algorithms):
+    t = algorithms
+    assert list(t.columns) == bench.ALGORITHM_COLUMNS
+    # every registered algorithm, GB-CB-Boost as its own row, and scikit-learn's AdaBoost
+    assert len(t) == len(ALGORITHMS) + 2
+    assert set(t["key"]) == set(ALGORITHMS) | {"sklearn"}
+    assert {"GB-CB-Boost", "CB-Boost", bench.SKLEARN_ADABOOST} <= set(t["algorithm"])
+    assert (t["seconds"] > 0).all() and (t["vs_sklearn"] > 0).all()
+    assert t["runs"].between(1, 3).all()      # best of up to repeat=3 runs, sklearn's too
+    sk = t.set_index("key").loc["sklearn"]
+    assert sk["vs_sklearn"] == 1.0 and sk["iterations"] == TINY["iters"]
+    np.testing.assert_allclose(t["vs_sklearn"], t["seconds"] / sk["seconds"], rtol=1e-12)
+    rows = t.set_index("algorithm")
+    assert (rows.loc["CB-Boost", "iterations"], rows.loc["GB-CB-Boost", "iterations"]) == (4, 4)
+
+
+def test_algorithm_table_states_units_and_caps(algorithms):
+    rows = algorithms.set_index("key")
+    mincq = rows.loc["mincq"]
+    assert mincq["unit"] == "one solve" and mincq["iterations"] == 1
+    assert mincq["voters"] == 20 and "sub-pool: 10 evenly spaced" in mincq["note"]
+    kl = rows.loc["klboost"]
+    assert kl["unit"] == "per pass" and kl["iterations"] == 2 and "2 passes" in kl["note"]
+    assert rows.loc["adaboost", "voters"] == 2 * TINY["d"] * TINY["n_thresholds"]
+
+
+def test_algorithm_table_skips_mincq_with_a_note_and_checks_iters():
+    t = bench.algorithm_table(m=120, d=5, iters=2, n_thresholds=3, mincq_voters=0,
+                              klboost_passes=1).set_index("key")
+    assert np.isnan(t.loc["mincq", "seconds"]) and "skipped" in t.loc["mincq", "note"]
+    assert t.loc["mincq", "runs"] == 0
+    assert (t.drop(index="mincq")["seconds"] > 0).all()
+    assert t.loc["klboost", "iterations"] == 1 and "one step only" in t.loc["klboost", "note"]
+    with pytest.raises(ParameterError, match="iters must be >= 2"):
+        bench.algorithm_table(m=50, d=4, iters=1)
+
+
+def test_fig1_tables_have_the_documented_columns_and_positive_times(fig1_tables):
+    cfg = bench.QUICK_FIG1
+    assert set(fig1_tables) == {"n", "m", "T"}
+    for sweep, t in fig1_tables.items():
+        assert list(t.columns) == bench.FIG1_COLUMNS and (t["sweep"] == sweep).all()
+        ran = t[~t["note"].str.startswith("skipped")]
+        assert (ran["fit_s"] > 0).all() and (ran["start_s"] > 0).all()
+        assert ran["runs"].between(1, bench.QUICK_FIG1.repeat).all()
+        iterative = ran[ran["algorithm"] != "MinCq"]
+        assert (iterative["per_iter_s"] > 0).all()
+    n = fig1_tables["n"]
+    assert sorted(set(n["n_voters"])) == [2 * cfg.d * k for k in cfg.n_grid]
+    assert (n["m"] == cfg.m_fixed).all() and (n["T"] == cfg.T_fixed).all()
+    assert set(fig1_tables["m"]["m"]) == set(cfg.m_grid)
+    names = {a for a, _, _ in bench.FIG1_ALGORITHMS}
+    assert set(n["algorithm"]) == set(fig1_tables["m"]["algorithm"]) == names
+    assert set(fig1_tables["T"]["algorithm"]) == names - {"MinCq"}
+
+
+def test_fig1_skips_mincq_above_its_cap_with_a_note(fig1_tables):
+    n = fig1_tables["n"]
+    mincq = n[n["algorithm"] == "MinCq"].set_index("n_voters")
+    big = 2 * bench.QUICK_FIG1.d * 3          # 36 direct voters > mincq_max = 20
+    assert np.isnan(mincq.loc[big, "fit_s"]) and mincq.loc[big, "note"].startswith("skipped")
+    assert mincq.loc[big, "runs"] == 0
+    small = 2 * bench.QUICK_FIG1.d
+    assert mincq.loc[small, "fit_s"] > 0 and mincq.loc[small, "iterations"] == 1
+
+
+def test_fig1_T_is_a_prefix_of_one_run(fig1_tables):
+    T = fig1_tables["T"]
+    for _, t in T.groupby("algorithm"):
+        t = t.sort_values("T")
+        assert t["start_s"].nunique() == 1             # one run per algorithm
+        assert np.all(np.diff(t["fit_s"]) > 0)
+        full = t["iterations"] == t["T"]
+        assert (t.loc[full, "note"] == "").all() and (t.loc[~full, "note"] != "").all()
+        np.testing.assert_allclose(t["per_iter_s"],
+                                   (t["fit_s"] - t["start_s"]) / t["iterations"], rtol=1e-12)
+
+
+def test_fig1_ratios_take_the_largest_size_where_both_ran():
+    def rows(algorithm, values, fits):
+        return [dict(sweep="n", algorithm=algorithm, n_voters=v, m=100, T=10, iterations=10,
+                     start_s=0.1, fit_s=f, per_iter_s=0.1, note="") for v, f in zip(values, fits)]
+    table = pd.DataFrame(rows("CB-Boost", [10, 20, 40], [1.0, 2.0, 4.0])
+                         + rows("CqBoost", [10, 20, 40], [3.0, 8.0, 20.0])
+                         + rows("MinCq", [10, 20, 40], [5.0, 30.0, np.nan]),
+                         columns=bench.FIG1_COLUMNS)
+    r = bench.fig1_ratios({"n": table})
+    assert list(r.columns) == bench.RATIO_COLUMNS
+    r = r.set_index("algorithm")
+    assert r.loc["CqBoost", "n_voters"] == 40 and r.loc["CqBoost", "ratio"] == 5.0
+    assert r.loc["MinCq", "n_voters"] == 20 and r.loc["MinCq", "ratio"] == 15.0
+
+
+def test_fig1_ratios_of_the_quick_run(fig1_tables):
+    r = bench.fig1_ratios(fig1_tables)
+    assert list(r.columns) == bench.RATIO_COLUMNS
+    assert set(zip(r["sweep"], r["algorithm"])) == {
+        ("n", "CqBoost"), ("n", "MinCq"), ("m", "CqBoost"), ("m", "MinCq"), ("T", "CqBoost")}
+    np.testing.assert_allclose(r["ratio"], r["fit_s"] / r["cbboost_fit_s"], rtol=1e-12)
+
+
+def test_csv_files_are_written_and_read_back_equal(fig1_tables, tmp_path):
+    paths = bench.write_fig1(fig1_tables, tmp_path / "out")
+    assert sorted(p.name for p in paths) == ["fig1_T.csv", "fig1_m.csv", "fig1_n.csv"]
+    for sweep, table in fig1_tables.items():
+        pd.testing.assert_frame_equal(bench.read_table(tmp_path / "out" / f"fig1_{sweep}.csv"),
+                                      table)
+
+
+def test_cli_default_is_the_cbboost_table(capsys):
+    bench.main(["--m", "150", "--d", "6", "--iters", "3", "--no-dense"])
+    out = capsys.readouterr().out
+    assert "CB-Boost per-iteration time, m=150, d=6" in out
+    assert "(a) operator, 10 thresholds" in out and "(c)" not in out
+    assert "d/a =" in out and "b/a =" in out
+
+
+def test_cli_algorithms(capsys):
+    bench.main(["algorithms", "--m", "120", "--d", "5", "--iters", "3", "--thresholds", "3",
+                "--mincq-voters", "6", "--klboost-passes", "1", "--cqboost-iters", "2"])
+    out = capsys.readouterr().out
+    for name in ["CB-Boost", "GB-CB-Boost", "AdaBoost (ours)", bench.SKLEARN_ADABOOST] + [
+            spec.name for spec in ALGORITHMS.values()]:
+        assert name in out
+    assert "sub-pool: 6 evenly spaced" in out and "2 iterations (cqboost_iters)" in out
+
+
+def test_cli_fig1_writes_the_csv_files_with_the_options_given(capsys, tmp_path):
+    bench.main(["fig1", "--quick", "--out", str(tmp_path), "--T-grid", "3", "6",
+                "--n-grid", "1", "2"])
+    out = capsys.readouterr().out
+    assert "fit time (s) vs number of voters n" in out and "CqBoost / CB-Boost" in out
+    T = bench.read_table(tmp_path / "fig1_T.csv")
+    assert sorted(set(T["T"])) == [3, 6]
+    n = bench.read_table(tmp_path / "fig1_n.csv")
+    assert sorted(set(n["n_voters"])) == [2 * bench.QUICK_FIG1.d * k for k in (1, 2)]
+    assert (tmp_path / "fig1_m.csv").exists()
+
+
+def test_fig1_config_rejects_bad_grids():
+    with pytest.raises(ParameterError, match="n_grid"):
+        bench.Fig1Config(n_grid=(1, 1, 2))
+    with pytest.raises(ParameterError, match="T_grid"):
+        bench.Fig1Config(T_grid=(0, 5))
+    with pytest.raises(ParameterError, match="repeat"):
+        bench.Fig1Config(repeat=0)

@@ -16,7 +16,7 @@ import numpy as np
 from . import data
 from .voters import HyperplanePool, RBFPool, StumpPool
 
-__all__ = ["Settings", "Problem", "build_problem", "POOLS"]
+__all__ = ["Settings", "Problem", "build_problem", "POOLS", "NoFileYet"]
 
 POOLS = ("stumps", "hyperplanes", "rbf")
 SOURCES = ("toy", "real", "csv")
@@ -43,6 +43,7 @@ class Settings:
     real: str = "breast_cancer"
     pair: str = ""            # "a vs b" or "a vs rest" for multi-class sets; "" = default
     csv_label: str = ""       # label column of an uploaded CSV ("" = last column)
+    csv_drop_nan: bool = False  # drop the CSV rows with missing values instead of refusing
     train_ratio: float = 0.7
     split_seed: int = 0
     normalize: bool = False
@@ -158,6 +159,10 @@ class Problem:
         return self.pool.operator(X).matvec(weights) / (total if total > 0 else 1.0)
 
 
+class NoFileYet(data.DataError):
+    """The CSV source is chosen but no file was given yet (not an error of the data)."""
+
+
 def _boolean(raw):
     """A bool from a link or file value; anything but true/false/1/0/yes/no is refused."""
     if isinstance(raw, bool):
@@ -191,8 +196,9 @@ def load(settings, csv_file=None):
     if settings.source == "real":
         return data.load_dataset(settings.real, pair=_pair(settings.pair))
     if csv_file is None:
-        raise data.DataError("choose a CSV file to upload")
-    return data.load_csv(csv_file, label=settings.csv_label or None, pair=_pair(settings.pair))
+        raise NoFileYet("choose a CSV file to upload")
+    return data.load_csv(csv_file, label=settings.csv_label or None, pair=_pair(settings.pair),
+                         drop_nan=settings.csv_drop_nan)
 
 
 def make_pool(settings):

@@ -204,7 +204,56 @@ def test_every_page_loads_on_a_csv_source_without_file(page):
     at = app(page, source="csv")
     assert not at.exception
     if page:
-        assert at.error and "CSV" in at.error[0].value
+        assert not at.error  # no red error before a file is chosen
+        assert "Choose a CSV file" in at.info[0].value
+    assert at.sidebar.get("download_button")  # the example file is offered
+
+
+def upload(at, name, content):
+    at.sidebar.get("file_uploader")[0].set_value((name, content, "text/csv")).run()
+    assert not at.exception
+    return at
+
+
+THREE_CLASSES = b"x1,x2,fruit\n1,2,apple\n2,3,pear\n3,1,plum\n4,4,apple\n5,2,pear\n6,1,plum\n"
+
+
+@pytest.mark.parametrize("content, expected, api_words", [
+    (THREE_CLASSES, 'Pick two with Class pair "apple vs pear"', ["pair=", "one_vs_rest="]),
+    (b"a,b,label\n1,,0\n2,3,1\n3,4,0\n4,5,1\n5,6,0\n6,7,1\n",
+     'switch on "Drop rows with missing values"', ["drop_nan"]),
+    (b"a,b,label\n1,x,0\n2,y,1\n3,z,0\n", "non-numeric", ["label="]),
+    (b"only\n1\n2\n", "single column", []),
+    (b"", "empty", []),
+])
+def test_csv_messages_speak_of_the_apps_controls(content, expected, api_words):
+    at = upload(app(STEP, source="csv"), "mine.csv", content)
+    text = " ".join(e.value for e in at.error)
+    assert expected in text, text
+    for word in api_words:
+        assert word not in text
+    if content:
+        assert any("File: mine.csv" in c.value for c in at.sidebar.caption)
+
+
+def test_csv_upload_with_semicolons_decimal_commas_and_missing_rows():
+    content = (b"a;b;label\n0,13;1,5;0\n2,5;-0,7;1\n1,0;;0\n3,1;0,2;1\n0,2;0,4;0\n"
+               b"2,2;1,1;1\n0,5;0,1;0\n2,9;1,9;1\n0,1;0,6;0\n2,4;1,3;1\n")
+    at = upload(app(STEP, source="csv"), "semi.csv", content)
+    assert "missing" in at.error[0].value
+    at.toggle(key="s_csv_drop_nan").set_value(True).run()
+    assert not at.exception and not at.error
+    problem = at.session_state["problem"]
+    X = np.vstack([problem.split.X_train, problem.split.X_test])
+    assert 0.13 in X[:, 0] and -0.7 in X[:, 1] and len(X) == 9  # one row dropped
+
+
+def test_label_column_stays_after_a_bad_upload():
+    at = upload(app(STEP, source="csv"), "good.csv", THREE_CLASSES)
+    at.selectbox(key="s_csv_label").set_value("x2").run()
+    upload(at, "bad.csv", b"garbage")
+    upload(at, "good.csv", THREE_CLASSES)
+    assert at.selectbox(key="s_csv_label").value == "x2"
 
 
 def test_settings_json_round_trip_replays_the_same_run():

@@ -5,6 +5,7 @@ import difflib
 import io
 import numbers
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -84,6 +85,19 @@ def _is_number(text: str) -> bool:
     return True
 
 
+_DECIMAL_COMMA = re.compile(r"(?:^|[;\t|])\s*-?\d+,\d+\s*(?=[;\t|]|$)", re.M)
+
+
+def csv_columns(file, max_bytes=50_000_000):
+    """The column names :func:`load_csv` will see (``col0``... for a file with no header row),
+    read from the first lines only: what a label-column chooser offers."""
+    raw, _ = _read_raw(file, max_bytes)
+    text, _ = _decode(raw)
+    head = "".join(io.StringIO(text).readlines()[:50])
+    df, _ = _parse_csv(head)
+    return [str(c) for c in df.columns]
+
+
 def _parse_csv(text: str):
     if not text.strip():
         raise DataError("the file is empty")
@@ -94,11 +108,14 @@ def _parse_csv(text: str):
     delim = max([",", ";", "\t", "|"], key=first.count)
     if first.count(delim) == 0:
         delim = ","
+    # with ; tab or | between fields, "0,13" is a number written with a decimal comma
+    decimal = "," if delim != "," and _DECIMAL_COMMA.search(text[:65536]) else "."
     fields = [f.strip().strip('"') for f in first.split(delim)]
-    headerless = len(fields) > 1 and all(_is_number(f) for f in fields)
-    notes = []
+    headerless = len(fields) > 1 and all(_is_number(f.replace(decimal, ".")) for f in fields)
+    notes = [] if decimal == "." else ["numbers read with a decimal comma (fields separated "
+                                       f"by {'tab' if delim == chr(9) else repr(delim)})"]
     try:
-        df = pd.read_csv(io.StringIO(text), sep=delim, skipinitialspace=True,
+        df = pd.read_csv(io.StringIO(text), sep=delim, skipinitialspace=True, decimal=decimal,
                          na_values=["?"], header=None if headerless else "infer")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
         raise DataError(f"could not parse the file as CSV ({str(err).strip()}); check that it is "

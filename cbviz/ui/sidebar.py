@@ -10,16 +10,25 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from pathlib import Path
 
-import pandas as pd
 import streamlit as st
 
 from .. import data
-from ..workbench import LIMITS, POOLS, THRESHOLD_CHOICES, Settings, build_problem
+from ..workbench import (
+    LIMITS,
+    POOLS,
+    THRESHOLD_CHOICES,
+    NoFileYet,
+    Settings,
+    build_problem,
+)
 from . import state
 from .glossary import draw_glossary
+from .messages import for_app
 
 DEFAULTS = Settings()
+EXAMPLE_CSV = Path(__file__).resolve().parents[2] / "assets" / "example.csv"
 RUN_PREFIX = "run_"  # session-state keys of runs that a data change resets
 
 
@@ -101,21 +110,44 @@ def _data_widgets():
         st.caption(real.description[name])
         _pair_widgets(name, real.classes[name] > 2 or name == "digits")
     else:
-        csv_file = st.file_uploader("CSV file (header row; one label column)", type=["csv", "txt"],
-                                    key="csv_file")
-        if csv_file is not None:
-            try:
-                columns = list(pd.read_csv(csv_file, nrows=0, sep=None, engine="python").columns)
-            except Exception:  # the full loader gives the precise message
-                columns = []
-            csv_file.seek(0)
-            if columns:
-                if _store()["csv_label"] not in columns:
-                    _store()["csv_label"] = columns[-1]
-                st.selectbox("Label column", columns, **_bound("csv_label"))
-        st.text_input("Class pair (if more than two classes)",
-                      placeholder="a vs b   or   a vs rest", **_bound("pair"))
+        csv_file = _csv_widgets()
     return csv_file
+
+
+def _csv_widgets():
+    """Upload, label column, class pair, missing values; the example file to start from."""
+    limit = st.get_option("server.maxUploadSize")
+    csv_file = st.file_uploader(
+        "CSV file", type=["csv", "txt"], key="csv_file",
+        help=f"one row per example, one label column (default: the last); separators , ; tab "
+             f"or |; decimal commas are read when fields are separated by ; tab or |; at most "
+             f"{limit} MB")
+    st.download_button("Example CSV file", EXAMPLE_CSV.read_bytes(), "cbviz_example.csv",
+                       "text/csv", key="csv_example", on_click="ignore",
+                       icon=":material/download:")
+    if csv_file is not None:
+        st.caption(f"File: {csv_file.name} ({csv_file.size:,} bytes)")
+        columns = _csv_columns(hashlib.sha256(csv_file.getvalue()).hexdigest(),
+                               csv_file.getvalue())
+        if columns:
+            if _store()["csv_label"] not in columns:
+                _store()["csv_label"] = columns[-1]
+            st.selectbox("Label column", columns, **_bound("csv_label"))
+    st.text_input("Class pair (if more than two classes)",
+                  placeholder="a vs b   or   a vs rest", **_bound("pair"))
+    st.toggle("Drop rows with missing values", **_bound("csv_drop_nan"),
+              help="rows with an empty, NA or ? feature are dropped (and counted) instead of "
+                   "refusing the file")
+    return csv_file
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _csv_columns(digest, raw):
+    """Column names of an uploaded file (parsed once per file, whatever the reruns)."""
+    try:
+        return data.csv_columns(raw)
+    except data.DataError:  # the full loader gives the precise message
+        return []
 
 
 def _pair_widgets(name, multi):
@@ -201,8 +233,10 @@ def draw_sidebar():
     digest = hashlib.sha256(csv_bytes).hexdigest() if csv_bytes is not None else ""
     try:
         problem = _problem(settings, digest, csv_bytes)
+    except NoFileYet:
+        return settings, None, None
     except data.DataError as exc:
-        return settings, None, str(exc)
+        return settings, None, for_app(str(exc))
     return settings, problem, None
 
 
@@ -244,7 +278,11 @@ def require_problem():
         st.session_state.pop("sidebar_drawn")
     problem = st.session_state.get("problem")
     if problem is None:
-        error = st.session_state.get("problem_error") or "No data yet."
-        st.error(f"**The data could not be used.** {error}", icon=":material/error:")
+        error = st.session_state.get("problem_error")
+        if error:
+            st.error(f"**The data could not be used.** {error}", icon=":material/error:")
+        else:
+            st.info("Choose a CSV file in the sidebar (Data: CSV upload), or download the "
+                    "example file there to see the expected shape.", icon=":material/upload_file:")
         st.stop()
     return st.session_state["settings"], problem

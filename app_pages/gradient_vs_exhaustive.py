@@ -5,6 +5,7 @@ import streamlit as st
 from cbviz import plots
 from cbviz.algorithms import lockstep, pick_correlations
 from cbviz.ui import state
+from cbviz.ui.figures import export_charts
 from cbviz.ui.glossary import CB_BOOST_PAPER
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 
@@ -97,7 +98,8 @@ else:
         f"The gradient rule would add **{problem.pool.describe(g)}** (C-bound decrease "
         f"{cands.decrease[g]:.5f}); the exhaustive rule adds **{problem.pool.describe(e)}** "
         f"(decrease {cands.decrease[e]:.5f}, {cands.decrease[e] / cands.decrease[g]:.2f}× larger).")
-if problem.split.X_train.shape[1] == 2:
+def plane():
+    """The exhaustive run's vote after iteration t and both rules' next voter."""
     xs, ys, Z = problem.vote_grid(ex.weights_at(t), n=100)
     pool = problem.pool
     stumps = [] if not hasattr(pool, "threshold_") else [
@@ -106,11 +108,14 @@ if problem.split.X_train.shape[1] == 2:
         for k, rule, color in ((e, "exhaustive", plots.VERMILION), (g, "gradient", plots.ORANGE))
         if k >= 0]
     s = problem.split
-    st.plotly_chart(plots.decision_figure(
+    return plots.decision_figure(
         xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stumps,
         feature_names=s.feature_names, uirevision="gx_regions", height=480,
-        subtitle=f"the vote after iteration {t} and both rules' next voter"),
-        key="gx_fig_regions", width="stretch")
+        subtitle=f"the vote after iteration {t} and both rules' next voter")
+
+
+if problem.split.X_train.shape[1] == 2:
+    st.plotly_chart(plane(), key="gx_fig_regions", width="stretch")
 
 # ---- both runs --------------------------------------------------------------------------------
 st.subheader("Both rules run side by side")
@@ -136,3 +141,10 @@ with st.expander("Choices per iteration"):
     st.dataframe(shown, hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in ("C-bound, exhaustive", "C-bound, gradient")})
+
+st.subheader("Download a chart")
+builders = {"Which voter next?": lambda: plots.landscape_figure(cands, problem.pool.describe),
+            "Exhaustive vs. gradient rule": lambda: plots.lockstep_figure(table)}
+if problem.split.X_train.shape[1] == 2:
+    builders["Majority vote on the input plane"] = plane
+export_charts(builders, "gx_export")

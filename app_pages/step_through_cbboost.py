@@ -8,6 +8,7 @@ from cbviz.algorithms.mincq import mincq_on_history
 from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
 from cbviz.ui import runs, state
 from cbviz.ui.controls import param_widget
+from cbviz.ui.figures import export_charts
 from cbviz.ui.sidebar import apply_settings, require_problem
 
 STORE = "step_store"
@@ -109,6 +110,7 @@ def panel():
         runs.step(1, run)
     view = show()
     st.query_params.update(runs.link_values(algorithm, params, max_iter, speed, run, view))
+    export_charts(chart_builders(), "step_export")
 
 
 def vote_state(run, t):
@@ -346,6 +348,33 @@ def decision_regions(w, rec):
         xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stump,
         feature_names=s.feature_names, height=560,
         subtitle=None if rec is not None else "no voter yet: the vote is 0 everywhere")
+
+
+def chart_builders():
+    """Every chart of the page at the run's latest iteration, built on demand (downloads)."""
+    if not run.history:
+        return {}
+
+    def latest():
+        t = len(run.history)
+        w = run.weights_at(t)
+        return t, w, bounds.margins(run.F, run.y, w.sum())
+
+    def chart(name):
+        t, w, M = latest()
+        frame = run.to_frame()
+        if name == "Risk bounds":
+            return plots.bounds_figure(frame, current=t)
+        if name == "Majority vote on the input plane":
+            return decision_regions(w, run.history[-1])
+        return available_charts(frame, t, w, M)[name][0]()
+
+    t, w, M = latest()
+    names = [n for n, (build, _) in available_charts(run.to_frame(), t, w, M).items()
+             if build is not None or n == "Risk bounds"]
+    if problem.split.X_train.shape[1] == 2:
+        names.insert(0, "Majority vote on the input plane")
+    return {n: (lambda n=n: chart(n)) for n in names}
 
 
 def export():

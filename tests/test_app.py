@@ -491,3 +491,19 @@ def test_a_link_with_a_bad_page_value_keeps_the_rest():
     run = at.session_state["run_step"]["run"]
     assert len(run.history) == 3 and run.max_iter == 30
     assert any(t.value == "Step through QuadBoost" for t in at.title)
+
+
+def test_every_chart_downloads_as_standalone_html():
+    from cbviz.export import figure_html
+    at = app(STEP)
+    at.button(key="step_ten").click().run()
+    chooser = at.selectbox(key="step_export_chart")
+    assert "Majority vote on the input plane" in chooser.options
+    assert {"Risk bounds", "0-1 error", "KL", "Theorem 3 curve"} <= set(chooser.options)
+    buttons = {b.proto.label for b in at.get("download_button")}
+    assert "HTML" in buttons
+    # what the button serves: a standalone page with plotly.js inside
+    from cbviz import plots
+    run = at.session_state["run_step"]["run"]
+    html = figure_html(plots.bounds_figure(run.to_frame()))
+    assert html.startswith("<!doctype html>") and len(html) > 1_000_000

@@ -1,0 +1,29 @@
+"""Figure files: HTML always; PNG through kaleido when a Chromium exists, a clear error if not."""
+import pytest
+
+from cbviz import export
+from cbviz.plots import error_figure
+
+
+def _fig():
+    import pandas as pd
+    return error_figure(pd.DataFrame({"iteration": [1, 2], "train_error": [0.3, 0.2],
+                                      "test_error": [0.35, 0.3]}))
+
+
+def test_html_is_standalone():
+    html = export.figure_html(_fig())
+    assert "Plotly.newPlot" in html and len(html) > 1_000_000  # plotly.js inline
+    assert "<script src=" not in html  # nothing fetched from the network
+
+
+def test_png_without_chromium_says_why(monkeypatch):
+    monkeypatch.setattr(export, "chromium_path", lambda: None)
+    with pytest.raises(export.ExportUnavailable, match="needs a Chromium"):
+        export.figure_png(_fig())
+
+
+@pytest.mark.skipif(export.chromium_path() is None, reason="no Chromium for kaleido")
+def test_png_with_chromium():
+    png = export.figure_png(_fig(), scale=1)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000

@@ -264,7 +264,7 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
     it = _iterations(frame)
     kl = _column(frame, "kl")
     fig = _figure()
-    fig.add_trace(_line(it, kl, "KL(Q||P)", BLUE, width=2.5))
+    fig.add_trace(_line(it, kl, "KL(Q‖P)", BLUE, width=2.5))
     x_ceiling = it if it.size else np.array([0.0, 1.0])
     fig.add_trace(go.Scatter(
         x=x_ceiling, y=np.full(x_ceiling.size, ceiling), mode="lines", name="ln n (ceiling)",
@@ -293,16 +293,16 @@ def alpha_figure(frame, current=None, uirevision="alpha"):
     selected = np.isfinite(it) & (it == current) if current is not None else np.zeros(it.size, bool)
     colors = np.where(selected, VERMILION, SKY)
     fig = _figure(go.Bar(
-        x=it, y=alpha, name="weight alpha", customdata=np.array(labels, dtype=object),
+        x=it, y=alpha, name="weight α", customdata=np.array(labels, dtype=object),
         marker=dict(color=colors.tolist(), line=dict(color=np.where(selected, BLACK, BLUE).tolist(),
                                                      width=1)),
-        hovertemplate="iteration %{x}<br>voter: %{customdata}<br>alpha = %{y:.4g}<extra></extra>"))
+        hovertemplate="iteration %{x}<br>voter: %{customdata}<br>α = %{y:.4g}<extra></extra>"))
     title = "Weight α of each added voter"
     if current is not None and selected.any():
         k = int(np.flatnonzero(selected)[0])
         title += f"<br><sup>iteration {int(it[k])}: {labels[k]}</sup>"
     _style(fig, title=title, x_title=ITERATION_AXIS,
-           y_title="weight alpha (unnormalized)", uirevision=uirevision)
+           y_title="weight α (unnormalized)", uirevision=uirevision)
     fig.update_layout(bargap=0.15)
     return fig
 
@@ -386,8 +386,8 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
     top = float(counts.max()) * 1.1 if counts.size and counts.max() > 0 else 1.0
     root = math.sqrt(mu2) if mu2 is not None and mu2 >= 0 else float("nan")
     for x, name, color, dash in ((0.0, "margin 0 (decision boundary)", GREY, "solid"),
-                                 (mu1, "mu1 (mean margin)", BLACK, "dash"),
-                                 (root, "sqrt(mu2)", GREEN, "dot")):
+                                 (mu1, "μ₁ (mean margin)", BLACK, "dash"),
+                                 (root, "√μ₂", GREEN, "dot")):
         fig.add_trace(go.Scatter(
             x=[x, x], y=[0.0, top], mode="lines", name=name, line=dict(color=color, width=2, dash=dash),
             hovertemplate=f"{name}<br>margin = %{{x:.4g}}<extra></extra>"))
@@ -530,8 +530,8 @@ def direction_curve_figure(curve, uirevision="direction"):
     fig = _figure()
     fig.add_trace(go.Scatter(
         x=alphas, y=np.asarray(curve.c_values, dtype=float), mode="lines",
-        name="C-bound along alpha", line=dict(color=BLUE, width=2.5),
-        hovertemplate="alpha = %{x:.4g}<br>C-bound = %{y:.4g}<extra></extra>"))
+        name="C-bound along α", line=dict(color=BLUE, width=2.5),
+        hovertemplate="α = %{x:.4g}<br>C-bound = %{y:.4g}<extra></extra>"))
     span = [float(alphas.min()), float(alphas.max())] if alphas.size else [0.0, 1.0]
     fig.add_trace(go.Scatter(
         x=span, y=[curve.c_now, curve.c_now], mode="lines", name="C-bound before the step",
@@ -543,12 +543,12 @@ def direction_curve_figure(curve, uirevision="direction"):
             x=[curve.alpha_star], y=[curve.c_star], mode="markers",
             name="closed-form optimum (Theorem 3)",
             marker=dict(symbol="star", size=16, color=VERMILION, line=dict(color=BLACK, width=1)),
-            hovertemplate=("closed-form optimum<br>alpha* = %{x:.4g}<br>C-bound = %{y:.4g}<br>"
+            hovertemplate=("closed-form optimum<br>α* = %{x:.4g}<br>C-bound = %{y:.4g}<br>"
                            f"decrease = {curve.c_now - curve.c_star:.4g}<extra></extra>")))
         title += f", α* = {_g(curve.alpha_star)}"
     else:
         title += ": no improving weight"
-    _style(fig, title=title + "</sup>", x_title="weight alpha of the new voter (unnormalized vote)",
+    _style(fig, title=title + "</sup>", x_title="weight α of the new voter (unnormalized vote)",
            y_title="empirical C-bound", uirevision=uirevision)
     return fig
 
@@ -615,7 +615,7 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
         else np.empty((0, 2)),
         marker=dict(size=6, color=SKY, opacity=0.75, line=dict(color=BLUE, width=0.5)),
         hovertemplate=("%{customdata[0]}<br>gradient score = %{x:.4g}<br>"
-                       "C-bound decrease = %{y:.4g}<br>alpha* = %{customdata[1]:.4g}"
+                       "C-bound decrease = %{y:.4g}<br>α* = %{customdata[1]:.4g}"
                        "<extra>candidate</extra>")))
 
     def pick(k, name, symbol, color, size):
@@ -624,7 +624,7 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
             customdata=[[name, alpha[k]]],
             marker=dict(symbol=symbol, size=size, color=color, line=dict(color=BLACK, width=1.5)),
             hovertemplate=("%{customdata[0]}<br>gradient score = %{x:.4g}<br>"
-                           "C-bound decrease = %{y:.4g}<br>alpha* = %{customdata[1]:.4g}"
+                           "C-bound decrease = %{y:.4g}<br>α* = %{customdata[1]:.4g}"
                            "<extra></extra>")))
 
     name = _labeler(labels)

@@ -92,8 +92,8 @@ def test_steps_advance_and_charts_carry_traces():
     assert status(at).startswith("**Iteration 11** of 11")
     show_all_charts(at)
     names = [n for traces in charts(at).values() for n in traces]
-    for expected in ["empirical C-bound", "train error", "test error", "KL(Q||P)",
-                     "ln n (ceiling)", "weight alpha", "margins", "C-bound along alpha",
+    for expected in ["empirical C-bound", "train error", "test error", "KL(Q‖P)",
+                     "ln n (ceiling)", "weight α", "margins", "C-bound along α",
                      "closed-form optimum (Theorem 3)", "vote value", "train +1", "test -1"]:
         assert expected in names, (expected, names)
     assert any(n.startswith("new voter:") for n in names if n)

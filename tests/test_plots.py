@@ -131,9 +131,9 @@ def test_error_figure_without_test_data(frame):
 def test_kl_figure(frame, pool):
     n = pool.n_voters_
     fig = P.kl_figure(frame, n, current=2)
-    check_common(fig, "kl", ["KL(Q||P)", "ln n (ceiling)", "current iteration"])
+    check_common(fig, "kl", ["KL(Q‖P)", "ln n (ceiling)", "current iteration"])
     np.testing.assert_allclose(trace(fig, "ln n (ceiling)").y, math.log(n))
-    np.testing.assert_allclose(trace(fig, "KL(Q||P)").y, frame["kl"])
+    np.testing.assert_allclose(trace(fig, "KL(Q‖P)").y, frame["kl"])
     assert "nats" in fig.layout.yaxis.title.text
     assert P.kl_figure(frame, np.int64(n)).data[1].y[0] == pytest.approx(math.log(n))
     for bad in (0, 2.5, "many", None):
@@ -143,8 +143,8 @@ def test_kl_figure(frame, pool):
 
 def test_alpha_figure(frame):
     fig = P.alpha_figure(frame, current=3)
-    check_common(fig, "alpha", ["weight alpha"])
-    bar = trace(fig, "weight alpha")
+    check_common(fig, "alpha", ["weight α"])
+    bar = trace(fig, "weight α")
     assert isinstance(bar, go.Bar)
     np.testing.assert_allclose(bar.y, frame["alpha"])
     assert list(bar.customdata) == list(frame["label"])
@@ -160,9 +160,9 @@ def test_margin_figure(run, data):
     rec = run.history[-1]
     M = bounds.margins(run.F, y, rec.weights.sum())
     fig = P.margin_figure(M, rec.mu1, rec.mu2)
-    check_common(fig, "margins", ["margins", "mu1 (mean margin)", "sqrt(mu2)"])
-    assert set(trace(fig, "mu1 (mean margin)").x) == {rec.mu1}
-    assert set(trace(fig, "sqrt(mu2)").x) == {math.sqrt(rec.mu2)}
+    check_common(fig, "margins", ["margins", "μ₁ (mean margin)", "√μ₂"])
+    assert set(trace(fig, "μ₁ (mean margin)").x) == {rec.mu1}
+    assert set(trace(fig, "√μ₂").x) == {math.sqrt(rec.mu2)}
     assert any(set(t.x) == {0.0} for t in fig.data if t.name not in ("margins",))
     assert list(fig.layout.xaxis.range) == [-1.0, 1.0]
     assert sum(trace(fig, "margins").y) == M.size  # every example counted, even at +-1
@@ -238,7 +238,7 @@ def test_decision_figure_minimal_and_horizontal_stump(data):
 def test_direction_curve_figure(run):
     curve = run.direction_curve(4)
     fig = P.direction_curve_figure(curve)
-    check_common(fig, "direction", ["C-bound along alpha", "closed-form optimum (Theorem 3)",
+    check_common(fig, "direction", ["C-bound along α", "closed-form optimum (Theorem 3)",
                                     "C-bound before the step"])
     star = trace(fig, "closed-form optimum (Theorem 3)")
     assert star.x[0] == pytest.approx(curve.alpha_star) and star.y[0] == pytest.approx(curve.c_star)
@@ -255,7 +255,7 @@ def test_direction_curve_without_optimum(run):
     flat = dataclasses.replace(curve, alpha_star=None, c_star=None)
     fig = P.direction_curve_figure(flat)
     assert "closed-form optimum (Theorem 3)" not in names(fig)
-    check_common(fig, "direction", ["C-bound along alpha", "C-bound before the step"])
+    check_common(fig, "direction", ["C-bound along α", "C-bound before the step"])
 
 
 def test_landscape_figure(run, pool):

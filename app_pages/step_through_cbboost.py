@@ -1,4 +1,6 @@
 """Step through an algorithm: one iteration at a time, every quantity of the papers on screen."""
+import time
+
 import numpy as np
 import streamlit as st
 
@@ -14,7 +16,9 @@ from cbviz.ui.sidebar import apply_settings, require_problem
 STORE = "step_store"
 settings, problem = require_problem()
 page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5,
-                           "charts": ["Risk bounds", "0-1 error"]})
+                           # each chart costs time per step; the plane is drawn for 2-D data
+                           "charts": ["Risk bounds"] if problem.split.X_train.shape[1] == 2
+                           else ["Risk bounds", "0-1 error"]})
 if not st.session_state.get("step_link_loaded"):  # a shared link opens on the same picture
     st.session_state["step_link_loaded"] = True
     config, ignored = runs.read_link(st.session_state.get("link", {}))
@@ -79,12 +83,10 @@ def controls():
                 shortcut="t")
     run_to_end = b[2].button("To the end", disabled=run.done or not spec.iterative,
                              key="step_run_end", width="stretch", help="run until it stops")
-    if b[3].button("Pause" if playing else "Play",
-                   icon=":material/pause:" if playing else ":material/play_arrow:",
-                   disabled=(run.done or not spec.iterative) and not playing, key="step_play",
-                   width="stretch", shortcut="p"):
-        st.session_state["step_playing"] = not playing
-        st.rerun()  # the whole page: Play changes how often the panel redraws itself
+    b[3].button("Pause" if playing else "Play",
+                icon=":material/pause:" if playing else ":material/play_arrow:",
+                disabled=(run.done or not spec.iterative) and not playing, key="step_play",
+                width="stretch", shortcut="p", on_click=toggle_play)
     if b[4].button("Reset", key="step_reset", width="stretch"):
         runs.reset()
         st.rerun()
@@ -99,18 +101,38 @@ def controls():
         st.session_state["step_view"] = max(1, len(run.history))
 
 
+def toggle_play():
+    """Play / Pause, before anything else runs: a Pause takes effect before the next step."""
+    playing = not st.session_state.get("step_playing", False)
+    st.session_state["step_playing"] = playing
+    held = runs.held()
+    st.session_state["step_play_clock"] = (time.monotonic(), len(held.history) if held else 0)
+
+
 def panel():
     """Controls and everything that depends on the run's progress: a Step, Play and the
     iteration slider redraw this part only."""
+    if st.session_state.get("step_playing", False) != st.session_state.get("step_timer_on"):
+        st.rerun()  # the whole page: Play / Pause changes how often this part redraws itself
     controls()
     if st.session_state.get("step_playing"):
         if run.done:
             st.session_state["step_playing"] = False
             st.rerun()
-        runs.step(1, run)
+        play_to_the_clock()
     view = show()
     st.query_params.update(runs.link_values(algorithm, params, max_iter, speed, run, view))
-    export_charts(chart_builders(), "step_export")
+
+
+def play_to_the_clock():
+    """Take the steps the play speed asks for since Play was pressed.
+
+    One step per ``speed`` seconds of wall time, whatever a redraw costs: when drawing is
+    slower than the speed, a redraw shows several new steps at once instead of slowing down.
+    """
+    started, first = st.session_state.get("step_play_clock", (time.monotonic(), 0))
+    due = first + 1 + int((time.monotonic() - started) / speed)
+    runs.step(max(1, min(due - len(run.history), 50)), run)
 
 
 def vote_state(run, t):
@@ -351,27 +373,28 @@ def decision_regions(w, rec):
 
 
 def chart_builders():
-    """Every chart of the page at the run's latest iteration, built on demand (downloads)."""
-    if not run.history:
-        return {}
-
-    def latest():
-        t = len(run.history)
-        w = run.weights_at(t)
-        return t, w, bounds.margins(run.F, run.y, w.sum())
+    """Every chart of the page, at the run's latest iteration when a button is clicked."""
 
     def chart(name):
-        t, w, M = latest()
+        if not run.history:
+            return plots.placeholder_figure(name, "no iteration yet: take a step first")
+        t = len(run.history)
+        w = run.weights_at(t)
+        if name == "Majority vote on the input plane":
+            return decision_regions(w, run.history[-1])
         frame = run.to_frame()
         if name == "Risk bounds":
             return plots.bounds_figure(frame, current=t)
-        if name == "Majority vote on the input plane":
-            return decision_regions(w, run.history[-1])
-        return available_charts(frame, t, w, M)[name][0]()
+        build = available_charts(frame, t, w, bounds.margins(run.F, run.y, w.sum())).get(name)
+        if build is None or build[0] is None:
+            return plots.placeholder_figure(name, "not drawn at this iteration")
+        return build[0]()
 
-    t, w, M = latest()
-    names = [n for n, (build, _) in available_charts(run.to_frame(), t, w, M).items()
-             if build is not None or n == "Risk bounds"]
+    names = ["Risk bounds", "0-1 error", "Objective", "Gibbs risk & disagreement", "KL",
+             "Margins", "Weights α"] + [title.partition("<br>")[0]
+                                        for title, *_ in spec.extra_plots]
+    if algorithm == "cbboost":
+        names.append("Theorem 3 curve")
     if problem.split.X_train.shape[1] == 2:
         names.insert(0, "Majority vote on the input plane")
     return {n: (lambda n=n: chart(n)) for n in names}
@@ -393,6 +416,7 @@ def export():
                        f"{algorithm}_settings.json", "application/json", key="step_dl_json",
                        on_click="ignore")
     upload = e3.file_uploader("Reload settings (JSON)", type=["json"], key="step_up_json")
+    export_charts(chart_builders(), "step_export")
     if upload is not None and st.session_state.get("step_loaded_file") != upload.file_id:
         st.session_state["step_loaded_file"] = upload.file_id
         try:
@@ -407,7 +431,8 @@ def export():
             st.rerun()
 
 
-st.fragment(panel, run_every=speed if st.session_state.get("step_playing") else None)()
+st.session_state["step_timer_on"] = st.session_state.get("step_playing", False)
+st.fragment(panel, run_every=speed if st.session_state["step_timer_on"] else None)()
 if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
     with st.expander("The data"):
         data_overview()

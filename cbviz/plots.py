@@ -25,7 +25,8 @@ from .bounds import PAC_BOUNDS
 __all__ = [
     "bounds_figure", "error_figure", "kl_figure", "alpha_figure", "margin_figure",
     "decision_figure", "direction_curve_figure", "landscape_figure", "lockstep_figure",
-    "series_figure", "mincq_on_voters_figure", "projection_figure", "weights_table",
+    "series_figure", "mincq_on_voters_figure", "projection_figure", "placeholder_figure",
+    "weights_table",
 ]
 
 # Colors (Okabe-Ito palette: distinguishable with the common color-vision deficiencies).
@@ -330,6 +331,15 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
            hovermode="x unified")
     if log_y:
         fig.update_yaxes(type="log")
+    return fig
+
+
+def placeholder_figure(title, why):
+    """An empty figure that says why the chart has nothing to show yet."""
+    fig = _figure()
+    fig.add_annotation(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                       font=dict(size=14, color=GREY))
+    _style(fig, title=title, x_title=ITERATION_AXIS, y_title="–", uirevision=title)
     return fig
 
 

@@ -120,7 +120,7 @@ def test_home_then_step_through(server, page):
         keyed(page, "step_once").click()
         wait_text(page, f"Iteration {i} of {i}")
     no_exception(page)
-    page.locator(".js-plotly-plot").nth(2).wait_for()  # the plane, the bounds, the errors
+    page.locator(".js-plotly-plot").nth(1).wait_for()  # the plane and the bounds
     shoot(page, "step_through")
     keyed(page, "step_play").click()
     page.wait_for_function(  # playing: the run moves by itself past iteration 5
@@ -149,7 +149,7 @@ def test_step_page_with_another_algorithm(server, page):
     for chart in ("Column generation", "Example weights", "Objective"):  # add three charts
         page.locator(".st-key-step_charts button", has_text=chart).first.click()
         wait_text(page, chart)
-    page.locator(".js-plotly-plot").nth(5).wait_for()  # plane, bounds, errors + the three
+    page.locator(".js-plotly-plot").nth(4).wait_for()  # plane, bounds + the three
     no_exception(page)
     shoot(page, "step_through_cqboost")
 

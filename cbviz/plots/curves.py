@@ -1,0 +1,214 @@
+"""Figures over iterations: bounds, errors, KL, weights, any record column, MinCq(CB-Boost)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..bounds import PAC_BOUNDS
+from .style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    ITERATION_AXIS,
+    ORANGE,
+    PURPLE,
+    RISK_AXIS,
+    SKY,
+    VERMILION,
+    YELLOW,
+    _column,
+    _current_marker,
+    _figure,
+    _iterations,
+    _line,
+    _style,
+    _text,
+)
+
+# ---------------------------------------------------------------- figures over iterations
+
+def bounds_figure(frame, current=None, uirevision="bounds"):
+    """Empirical C-bound, four PAC-Bayesian bounds and the train error vs. iteration.
+
+    The train error (filled, dashed) stays under the empirical C-bound: the C-bound is a
+    guarantee on the majority vote's error on the training set; the PAC-Bayesian bounds
+    hold on the true risk with probability ``1 - delta``.
+    """
+    it = _iterations(frame)
+    fig = _figure()
+    fig.add_trace(go.Scatter(
+        x=it, y=_column(frame, "train_error"), mode="lines", name="train error",
+        line=dict(color=GREY, width=1.5, dash="dash"), fill="tozeroy",
+        fillcolor="rgba(127,127,127,0.15)",
+        hovertemplate="train error = %{y:.4g}<extra></extra>"))
+    fig.add_trace(_line(it, _column(frame, "c_bound"), "empirical C-bound", BLUE, width=3))
+    lows_x, lows_y, lows_name = [], [], []
+    for (col, name), (color, width, dash) in zip(PAC_BOUNDS.items(), (
+            (VERMILION, 2, None), (ORANGE, 1.5, "dashdot"), (GREEN, 2, None),
+            (PURPLE, 1.5, "longdash"))):
+        values = _column(frame, col)
+        fig.add_trace(_line(it, values, name, color, width=width, dash=dash))
+        if np.isfinite(values).any():
+            k = int(np.nanargmin(values))
+            lows_x.append(it[k])
+            lows_y.append(values[k])
+            lows_name.append(name)
+    fig.add_trace(go.Scatter(
+        x=lows_x, y=lows_y, mode="markers", name="lowest value of each bound",
+        customdata=np.array(lows_name, dtype=object),
+        marker=dict(symbol="star", size=13, color=YELLOW, line=dict(color=BLACK, width=1)),
+        hovertemplate="%{customdata}: lowest %{y:.4g} at iteration %{x}<extra></extra>"))
+    if current is not None:
+        fig.add_trace(_current_marker(current, 0.0, 1.02))
+    _style(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical C-bound "
+           "(Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound is lowest</sup>",
+           x_title=ITERATION_AXIS, y_title="risk bound / error (fraction)",
+           uirevision=uirevision, height=420, hovermode="x unified", legend_width=800)
+    fig.update_yaxes(range=[0.0, 1.02])
+    return fig
+
+
+def error_figure(frame, current=None, uirevision="errors"):
+    """Train and test 0-1 error of the majority vote vs. iteration (no test trace without test data)."""
+    it = _iterations(frame)
+    train = _column(frame, "train_error")
+    test = _column(frame, "test_error")
+    fig = _figure()
+    fig.add_trace(_line(it, train, "train error", BLUE))
+    has_test = bool(np.isfinite(test).any())
+    if has_test:
+        fig.add_trace(_line(it, test, "test error", VERMILION, dash="dash"))
+    values = np.concatenate([train, test])
+    values = values[np.isfinite(values)]
+    top = max(0.05, float(values.max()) * 1.12) if values.size else 1.0
+    top = min(top, 1.02)
+    if current is not None:
+        fig.add_trace(_current_marker(current, 0.0, top))
+    title = "0-1 error of the majority vote<br><sup>" + (
+        "training and test examples" if has_test else "training examples") + "</sup>"
+    _style(fig, title=title, x_title=ITERATION_AXIS, y_title=RISK_AXIS,
+           uirevision=uirevision, hovermode="x unified")
+    fig.update_yaxes(range=[0.0, top])
+    return fig
+
+
+def kl_figure(frame, n_voters, current=None, uirevision="kl"):
+    """``KL(Q||P)`` to the uniform prior over ``n_voters`` voters, and its ceiling ``ln n``."""
+    try:
+        n = int(n_voters)
+    except (TypeError, ValueError):
+        n = 0
+    if isinstance(n_voters, bool) or n < 1 or n != n_voters:
+        raise ValueError(f"n_voters must be a positive integer (the pool size), got {n_voters!r}")
+    ceiling = math.log(n)
+    it = _iterations(frame)
+    kl = _column(frame, "kl")
+    fig = _figure()
+    fig.add_trace(_line(it, kl, "KL(Q‖P)", BLUE, width=2.5))
+    x_ceiling = it if it.size else np.array([0.0, 1.0])
+    fig.add_trace(go.Scatter(
+        x=x_ceiling, y=np.full(x_ceiling.size, ceiling), mode="lines", name="ln n (ceiling)",
+        line=dict(color=VERMILION, width=1.5, dash="dash"),
+        hovertemplate="ln n = %{y:.4g}<extra></extra>"))
+    top = max(ceiling, float(np.nanmax(kl)) if np.isfinite(kl).any() else 0.0) * 1.08 or 1.0
+    if current is not None:
+        fig.add_trace(_current_marker(current, 0.0, top))
+    _style(fig, title=f"KL(Q‖P) to the uniform prior<br><sup>ceiling ln n = {ceiling:.4g} nats</sup>",
+           x_title=ITERATION_AXIS, y_title="KL(Q‖P) (nats)", uirevision=uirevision,
+           hovermode="x unified")
+    fig.update_yaxes(range=[0.0, top])
+    return fig
+
+
+def alpha_figure(frame, current=None, uirevision="alpha"):
+    """Weight given to the voter added at each iteration; the current one highlighted."""
+    it = _iterations(frame)
+    alpha = _column(frame, "alpha")
+    if frame is not None and "label" in frame:
+        raw = frame["label"].tolist()
+    else:
+        raw = [None] * len(it)
+    index = _column(frame, "index")
+    labels = [_text(lab, f"voter {int(k)}" if np.isfinite(k) else "–") for lab, k in zip(raw, index)]
+    selected = np.isfinite(it) & (it == current) if current is not None else np.zeros(it.size, bool)
+    colors = np.where(selected, VERMILION, SKY)
+    fig = _figure(go.Bar(
+        x=it, y=alpha, name="weight α", customdata=np.array(labels, dtype=object),
+        marker=dict(color=colors.tolist(), line=dict(color=np.where(selected, BLACK, BLUE).tolist(),
+                                                     width=1)),
+        hovertemplate="iteration %{x}<br>voter: %{customdata}<br>α = %{y:.4g}<extra></extra>"))
+    title = "Weight α of each added voter"
+    if current is not None and selected.any():
+        k = int(np.flatnonzero(selected)[0])
+        title += f"<br><sup>iteration {int(it[k])}: {labels[k]}</sup>"
+    _style(fig, title=title, x_title=ITERATION_AXIS,
+           y_title="weight α (unnormalized)", uirevision=uirevision)
+    fig.update_layout(bargap=0.15)
+    return fig
+
+
+_SERIES_COLORS = (BLUE, VERMILION, GREEN, ORANGE, PURPLE, SKY)
+
+
+def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERATION_AXIS,
+                  uirevision="series", log_y=False):
+    """Per-iteration quantities of a run (``columns``: record column -> legend name).
+
+    For what is not common to every algorithm: the objective an algorithm minimizes, CqBoost's
+    edge and dual variable, the concentration of example weights.  Missing columns are skipped.
+    """
+    it = _iterations(frame)
+    fig = _figure()
+    shown = [(c, n) for c, n in columns.items() if frame is not None and c in frame]
+    for (col, name), color in zip(shown, _SERIES_COLORS * 2):
+        fig.add_trace(_line(it, _column(frame, col), name, color))
+    values = np.concatenate([_column(frame, c) for c, _ in shown]) if shown else np.empty(0)
+    values = values[np.isfinite(values)]
+    if current is not None and values.size:
+        fig.add_trace(_current_marker(current, float(values.min()), float(values.max())))
+    _style(fig, title=title, x_title=x_title, y_title=y_title, uirevision=uirevision,
+           hovermode="x unified")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def placeholder_figure(title, why):
+    """An empty figure that says why the chart has nothing to show yet."""
+    fig = _figure()
+    fig.add_annotation(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                       font=dict(size=14, color=GREY))
+    _style(fig, title=title, x_title=ITERATION_AXIS, y_title="–", uirevision=title)
+    return fig
+
+
+def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_voters"):
+    """CB-Boost's C-bound beside the optimal C-bound on the voters it has chosen so far
+    (MinCq(CB-Boost), the CB-Boost paper's Fig. 5), with both votes' test errors.
+
+    ``mincq`` has one row per iteration: ``iteration``, ``c_bound`` and ``test_error`` (or
+    ``train_error``) of the optimal vote on the same voters.
+    """
+    it = _iterations(frame)
+    fig = _figure()
+    fig.add_trace(_line(it, _column(frame, "c_bound"), "CB-Boost: empirical C-bound", BLUE,
+                        width=2.5))
+    fig.add_trace(_line(_iterations(mincq), _column(mincq, "c_bound"),
+                        "MinCq(CB-Boost): optimal C-bound on the same voters", GREEN, dash="dash"))
+    err = "test_error" if np.isfinite(_column(frame, "test_error")).any() else "train_error"
+    which = "test" if err == "test_error" else "train"
+    fig.add_trace(_line(it, _column(frame, err), f"CB-Boost: {which} error", VERMILION, width=1.5,
+                        dash="dot"))
+    fig.add_trace(_line(_iterations(mincq), _column(mincq, err),
+                        f"MinCq(CB-Boost): {which} error", ORANGE, width=1.5, dash="dashdot"))
+    if current is not None:
+        fig.add_trace(_current_marker(current, 0.0, 1.02))
+    _style(fig, title="CB-Boost vs. the best vote on its voters<br><sup>MinCq(CB-Boost): the "
+           "lowest C-bound any weights on the voters chosen so far reach (CB-Boost paper, "
+           "Fig. 5)</sup>", x_title=ITERATION_AXIS, y_title="C-bound / 0-1 error (fraction)",
+           uirevision=uirevision, hovermode="x unified", legend_width=800)
+    fig.update_yaxes(range=[0.0, 1.02])
+    return fig

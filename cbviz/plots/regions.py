@@ -1,0 +1,181 @@
+"""Margins and the input plane: margin histogram, decision regions, PCA projection."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    NEG,
+    POS,
+    VERMILION,
+    VOTE_SCALE,
+    YELLOW,
+    _figure,
+    _g,
+    _style,
+)
+
+# ---------------------------------------------------------------- margins and input plane
+
+def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
+    """Histogram of the normalized margins with lines at ``mu1``, ``sqrt(mu2)`` and 0.
+
+    Bars in the shaded half (margin < 0) are examples the majority vote gets wrong.  The C-bound
+    ``1 - mu1**2 / mu2`` is small when the margins are large on average (mu1) and
+    concentrated (mu2 close to mu1**2).
+    """
+    M = np.asarray(margins, dtype=float).ravel()
+    M = M[np.isfinite(M)]
+    counts, edges = np.histogram(M, bins=bins, range=(-1.0, 1.0))
+    centers = (edges[:-1] + edges[1:]) / 2
+    share = counts / max(M.size, 1)
+    fig = _figure()
+    fig.add_trace(go.Bar(
+        x=centers, y=counts, width=edges[1] - edges[0], name="margins",
+        customdata=np.column_stack([edges[:-1], edges[1:], share]),
+        marker=dict(color=BLUE, opacity=0.75, line=dict(color="white", width=0.5)),
+        hovertemplate=("margin in [%{customdata[0]:.4g}, %{customdata[1]:.4g}]<br>"
+                       "examples = %{y}<br>share = %{customdata[2]:.4g}<extra></extra>")))
+    top = float(counts.max()) * 1.1 if counts.size and counts.max() > 0 else 1.0
+    root = math.sqrt(mu2) if mu2 is not None and mu2 >= 0 else float("nan")
+    for x, name, color, dash in ((0.0, "margin 0 (decision boundary)", GREY, "solid"),
+                                 (mu1, "μ₁ (mean margin)", BLACK, "dash"),
+                                 (root, "√μ₂", GREEN, "dot")):
+        fig.add_trace(go.Scatter(
+            x=[x, x], y=[0.0, top], mode="lines", name=name, line=dict(color=color, width=2, dash=dash),
+            hovertemplate=f"{name}<br>margin = %{{x:.4g}}<extra></extra>"))
+    c = 1.0 - mu1 ** 2 / mu2 if mu1 is not None and mu2 and mu1 > 0 and mu2 > 0 else 1.0
+    _style(fig, title=f"Training margins<br><sup>μ₁ = {_g(mu1)}, √μ₂ = {_g(root)}, C-bound = {_g(c)}</sup>",
+           x_title="margin y·F(x)/Σa (−1: all voters wrong, +1: all right)",
+           y_title="examples (count)", uirevision=uirevision)
+    fig.update_xaxes(range=[-1.0, 1.0], zeroline=False)
+    fig.update_yaxes(range=[0.0, top])
+    fig.add_vrect(x0=-1.0, x1=0.0, fillcolor=VERMILION, opacity=0.08, layer="below",
+                  line_width=0, annotation_text="vote wrong", annotation_position="top left",
+                  annotation_font=dict(color=VERMILION, size=11))
+    fig.update_layout(bargap=0.0)
+    return fig
+
+
+def _grid_axis(a, axis):
+    a = np.asarray(a, dtype=float)
+    if a.ndim == 1:
+        return a
+    return a[0, :] if axis == 0 else a[:, 0]
+
+
+def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump=None,
+                    feature_names=("x0", "x1"), uirevision="regions", subtitle=None,
+                    height=420):
+    """Normalized vote on a grid of the input plane, the data points and the newest voter.
+
+    Colors: red where the vote says +1, blue where it says -1, white on the boundary;
+    points of label +1 are red circles, label -1 blue squares (test points open).
+
+    ``xx`` / ``yy`` are the grid coordinates (1-D axes or 2-D meshgrid arrays), ``Z`` the
+    vote ``F(x)/sum(a)`` on the grid (rows follow ``yy``).  ``stump`` is None or
+    ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
+    optional ``"name"`` (legend text) and ``"color"``.
+    """
+    gx, gy = _grid_axis(xx, 0), _grid_axis(yy, 1)
+    Z = np.asarray(Z, dtype=float)
+    if Z.size != gx.size * gy.size or (Z.ndim == 2 and Z.shape != (gy.size, gx.size)):
+        raise ValueError(f"Z has shape {Z.shape}; the grid needs ({gy.size}, {gx.size}) "
+                         "(rows follow yy, columns xx)")
+    Z = Z.reshape(gy.size, gx.size)
+    fx, fy = (str(n) for n in feature_names)
+    fig = _figure()
+    fig.add_trace(go.Heatmap(
+        x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
+        colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False,
+        colorbar=dict(title=dict(text="vote", side="top"), thickness=12, len=0.8,
+                      tickvals=[-1, -0.5, 0, 0.5, 1]),
+        hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
+    if np.nanmin(Z) < 0 < np.nanmax(Z):
+        fig.add_trace(go.Contour(
+            x=gx, y=gy, z=Z, name="decision boundary (vote = 0)", showscale=False,
+            showlegend=True, contours=dict(start=0, end=0, size=1, coloring="none"),
+            line=dict(color=BLACK, width=2), hoverinfo="skip",
+            hovertemplate="decision boundary<extra></extra>"))
+
+    def points(X, y, sign, name, symbol, filled):
+        X = np.asarray(X, dtype=float)
+        sel = np.asarray(y) == sign
+        color = POS if sign > 0 else NEG
+        fig.add_trace(go.Scatter(
+            x=X[sel, 0], y=X[sel, 1], mode="markers", name=name,
+            marker=dict(symbol=symbol if filled else f"{symbol}-open", size=8 if filled else 9,
+                        color=color, line=dict(color="white" if filled else color,
+                                               width=1 if filled else 2)),
+            hovertemplate=f"{name}<br>{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<extra></extra>"))
+
+    points(X_train, y_train, 1, "train +1", "circle", True)
+    points(X_train, y_train, -1, "train -1", "square", True)
+    if X_test is not None and y_test is not None:
+        points(X_test, y_test, 1, "test +1", "circle", False)
+        points(X_test, y_test, -1, "test -1", "square", False)
+    for s in ([] if stump is None else [stump] if isinstance(stump, Mapping) else stump):
+        feature, t = int(s["feature"]), float(s["threshold"])
+        name = s.get("name", "new voter: {label}").format(
+            label=s.get("label", f"{(fx, fy)[feature]} > {t:.4g}"))
+        if feature == 0:
+            x, y = [t, t], [gy.min(), gy.max()]
+        else:
+            x, y = [gx.min(), gx.max()], [t, t]
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines", name=name,
+            line=dict(color=s.get("color", YELLOW), width=4, dash="dash"),
+            hovertemplate=f"{name}<br>threshold = {t:.4g}<extra></extra>"))
+    subtitle = "color: normalized vote Σ Qₖ hₖ(x)" if subtitle is None else subtitle
+    _style(fig, title=f"Majority vote on the input plane<br><sup>{subtitle}</sup>",
+           x_title=fx, y_title=fy, uirevision=uirevision, height=height)
+    fig.update_xaxes(range=[gx.min(), gx.max()], showgrid=False, zeroline=False,
+                     constrain="domain")
+    fig.update_yaxes(range=[gy.min(), gy.max()], showgrid=False, zeroline=False,
+                     scaleanchor="x", scaleratio=1, constrain="domain")
+    return fig
+
+
+def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="projection"):
+    """The examples on their first two principal axes (fitted on the training part).
+
+    For data with more than two features: what the data look like before any vote.  The
+    axis titles give the share of the training variance each axis carries.
+    """
+    X_train = np.asarray(X_train, dtype=float)
+    mean = X_train.mean(axis=0)
+    scale = X_train.std(axis=0)
+    scale[scale == 0] = 1.0
+    Z = (X_train - mean) / scale
+    _, sv, vt = np.linalg.svd(Z, full_matrices=False)
+    k = min(2, vt.shape[0])
+    axes = vt[:k].T if k == 2 else np.column_stack([vt[0], np.zeros(vt.shape[1])])
+    share = sv ** 2 / max(float(np.sum(sv ** 2)), 1e-300)
+    fig = _figure()
+    for X, y, part, filled in ((X_train, y_train, "train", True), (X_test, y_test, "test", False)):
+        if X is None or y is None:
+            continue
+        P = ((np.asarray(X, dtype=float) - mean) / scale) @ axes
+        for sign, symbol in ((1, "circle"), (-1, "square")):
+            sel = np.asarray(y) == sign
+            color = POS if sign > 0 else NEG
+            name = f"{part} {'+1' if sign > 0 else '-1'}"
+            fig.add_trace(go.Scatter(
+                x=P[sel, 0], y=P[sel, 1], mode="markers", name=name,
+                marker=dict(symbol=symbol if filled else f"{symbol}-open", size=7,
+                            color=color, opacity=0.8,
+                            line=dict(color="white" if filled else color, width=1)),
+                hovertemplate=f"{name}<br>PC1 = %{{x:.4g}}<br>PC2 = %{{y:.4g}}<extra></extra>"))
+    pc2 = share[1] if share.size > 1 else 0.0
+    _style(fig, title="The data on their first two principal axes<br><sup>standardized "
+           "features, axes fitted on the training part</sup>",
+           x_title=f"PC1 ({share[0]:.0%} of the variance)", y_title=f"PC2 ({pc2:.0%} of the variance)",
+           uirevision=uirevision, height=420)
+    return fig

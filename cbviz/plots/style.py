@@ -1,0 +1,165 @@
+"""What every figure shares: colors, axis names, layout, title and legend helpers."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import plotly.io as pio
+
+# Colors (Okabe-Ito palette: distinguishable with the common color-vision deficiencies).
+BLUE, ORANGE, GREEN, VERMILION = "#0072B2", "#E69F00", "#009E73", "#D55E00"
+PURPLE, SKY, YELLOW, GREY, BLACK = "#CC79A7", "#56B4E9", "#F0E442", "#7F7F7F", "#222222"
+POS, NEG = VERMILION, BLUE  # label +1 / -1, matching the ends of the vote colorscale
+VOTE_SCALE = "RdBu_r"  # -1 blue, 0 white, +1 red
+
+ITERATION_AXIS = "iteration (voters in the vote)"
+RISK_AXIS = "0-1 error (fraction of examples)"
+HEIGHT = 380
+
+
+# ---------------------------------------------------------------- shared helpers
+
+def _column(frame, name, n=None):
+    """Column ``name`` as floats (None -> NaN); all-NaN when the column is missing."""
+    n = len(frame) if n is None else n
+    if frame is None or name not in frame:
+        return np.full(n, np.nan)
+    return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=float)
+
+
+def _iterations(frame):
+    if frame is not None and "iteration" in frame:
+        return pd.to_numeric(frame["iteration"], errors="coerce").to_numpy(dtype=float)
+    return np.arange(1, 0 if frame is None else len(frame) + 1, dtype=float)
+
+
+def _labeler(labels):
+    """A function ``k -> description`` from a callable, a sequence or None."""
+    if labels is None:
+        return lambda k: f"voter {int(k)}"
+    if callable(labels):
+        return lambda k: str(labels(int(k)))
+    return lambda k: str(labels[int(k)])
+
+
+def _labels_of(labels, idx):
+    """Descriptions of the voters ``idx`` (vectorized when ``labels`` is a sequence)."""
+    idx = np.asarray(idx, dtype=int)
+    if labels is not None and not callable(labels):
+        arr = labels if isinstance(labels, np.ndarray) else np.asarray(labels, dtype=object)
+        return np.asarray(arr[idx], dtype=object).astype(str)
+    name = _labeler(labels)
+    return np.array([name(k) for k in idx], dtype=object)
+
+
+def _text(value, fallback):
+    return fallback if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
+
+
+def _g(x):
+    """A number with 4 significant digits for titles (dash when missing)."""
+    if x is None or not np.isfinite(x):
+        return "–"
+    return f"{x:.4g}"
+
+
+_TEMPLATE = pio.templates["plotly_white"]
+
+
+def _figure(*traces):
+    """A new figure that skips Plotly's re-validation of every update.
+
+    Each trace object is validated when it is built (``go.Scatter(...)``); the figure-level
+    checks repeat that work and cost about 3/4 of a figure's build time, which a Step pays for
+    every chart on screen.  The tests serialize every figure, so a wrong property still fails.
+    """
+    fig = go.Figure(_validate=False)
+    for trace in traces:
+        fig.add_trace(trace)
+    return fig
+
+
+def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode="closest",
+           legend_width=400):
+    """Apply the layout every figure shares; legend shown when more than one trace has one."""
+    shown = [t for t in fig.data if t.showlegend is not False]
+    multi = len(shown) > 1
+    legend_room = _legend_rows(shown, legend_width) * 21 if multi else 0
+    title, title_lines = _readable_title(title, legend_width)
+    fig.update_layout(
+        template=_TEMPLATE,
+        title=dict(text=title, x=0.0, xref="paper", xanchor="left",
+                   y=1.0, yref="container", yanchor="top", pad=dict(t=12),
+                   font=dict(size=15)),
+        height=height + legend_room,
+        uirevision=uirevision,
+        hovermode=hovermode,
+        showlegend=multi,
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=0.0, yref="container",
+                    yanchor="bottom", font=dict(size=11), itemsizing="constant"),
+        margin=dict(l=64, r=18, t=50 + 18 * title_lines, b=60 + legend_room),
+        font=dict(size=12),
+    )
+    fig.update_xaxes(title_text=x_title, automargin=True)
+    fig.update_yaxes(title_text=y_title, automargin=True)
+    if x_title == ITERATION_AXIS:  # whole iterations only: no 1.5 ticks on short runs
+        last = max((np.nanmax(np.asarray(t.x, dtype=float)) for t in fig.data
+                    if t.x is not None and len(t.x)), default=1.0)
+        fig.update_xaxes(tickformat="d", dtick=1 if last <= 12 else None)
+    return fig
+
+
+SUBTITLE_STYLE = "font-size:12px;color:#444"
+
+
+def _readable_title(title, width):
+    """Subtitle (after ``<br><sup>``) at 12 px instead of Plotly's ~9 px superscript, wrapped
+    on "; " so it fits a plot about ``width`` px wide; returns ``(text, subtitle lines)``."""
+    head, sep, sub = title.partition("<br><sup>")
+    if not sep:
+        return title, 1
+    sub = sub.removesuffix("</sup>")
+    per_line = max(40, int(width / 6.2))
+    lines, line = [], ""
+    for part in sub.split("; "):
+        candidate = f"{line}; {part}" if line else part
+        if line and len(candidate) > per_line:
+            lines.append(line + ";")
+            line = part
+        else:
+            line = candidate
+    lines.append(line)
+    body = "<br>".join(f"<span style='{SUBTITLE_STYLE}'>{x}</span>" for x in lines)
+    return f"{head}<br>{body}", 1 + len(lines)
+
+
+def _legend_rows(traces, width=400):
+    """Rows of the horizontal legend under the plot, so the bottom margin can hold it.
+
+    Plotly puts a horizontal legend on one row when it fits and otherwise on a grid of
+    equal columns as wide as the widest entry; estimated for a plot about 400 px wide
+    (half the main area of a 1280 px screen with the sidebar open).
+    """
+    widths = [40 + 5.6 * len(str(t.name or "")) for t in traces]
+    if sum(widths) <= width:
+        rows = 1
+    else:
+        rows = math.ceil(len(widths) / max(1, int(width // max(widths))))
+    return rows
+
+
+def _current_marker(current, y_low, y_high):
+    """Vertical dotted line at the selected iteration, as a trace named "current iteration"."""
+    return go.Scatter(
+        x=[current, current], y=[y_low, y_high], mode="lines", name="current iteration",
+        line=dict(color=GREY, width=1.5, dash="dot"),
+        hovertemplate="selected iteration %{x}<extra></extra>")
+
+
+def _line(x, y, name, color, *, width=2, dash=None, fmt=".4g", **kwargs):
+    return go.Scatter(
+        x=x, y=y, mode="lines+markers" if len(x) <= 60 else "lines", name=name,
+        line=dict(color=color, width=width, dash=dash), marker=dict(size=4),
+        hovertemplate=f"{name} = %{{y:{fmt}}}<extra></extra>", **kwargs)

@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import replay
 from scipy.optimize import minimize_scalar
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_breast_cancer, make_moons
@@ -38,13 +39,6 @@ TOL = 1e-12
 
 
 # --------------------------------------------------------------------------- helpers
-
-def replay(records, n, upto=None):
-    """Weight vector rebuilt from the records' (index, alpha) pairs only."""
-    a = np.zeros(n)
-    for rec in records[:upto]:
-        a[rec.index] += rec.alpha
-    return a
 
 
 def d_weights(F, y):

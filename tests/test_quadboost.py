@@ -27,6 +27,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import replay
 from scipy.optimize import minimize_scalar
 from sklearn.datasets import load_breast_cancer, make_moons
 from sklearn.linear_model import Lasso
@@ -99,13 +100,6 @@ def correlated_real():
 
 
 # --------------------------------------------------------------------------- definitions
-
-def replay(records, n, upto=None):
-    """Signed weights on the direct voters rebuilt from the (index, alpha) pairs."""
-    w = np.zeros(n)
-    for rec in records[:upto]:
-        w[rec.index] += rec.alpha
-    return w
 
 
 def risk(F, y):

@@ -51,8 +51,10 @@ Theorem 3), so every step is one pass over the data.
 
 step_page = st.Page("app_pages/step_through_cbboost.py", title="Step through an algorithm", icon=":material/footprint:")
 gradient_page = st.Page("app_pages/gradient_vs_exhaustive.py", title="Gradient vs exhaustive", icon=":material/explore:")
+compare_page = st.Page("app_pages/compare_algorithms.py", title="Compare algorithms",
+                       icon=":material/compare_arrows:")
 navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
-                            step_page, gradient_page])
+                            step_page, gradient_page, compare_page])
 
 publish_sidebar()
 try:

@@ -10,6 +10,7 @@ there is more than one trace; hover templates with 4 significant digits; a stabl
 ``layout.uirevision`` (the ``uirevision`` keyword) so zoom survives app reruns; a height
 that leaves two figures readable side by side on a 1280 x 800 screen.
 """
+from .comparison import bound_panel_figure, compare_figure
 from .curves import (
                      alpha_figure,
                      bounds_figure,
@@ -40,7 +41,7 @@ __all__ = [
     "bounds_figure", "error_figure", "kl_figure", "alpha_figure", "margin_figure",
     "decision_figure", "direction_curve_figure", "landscape_figure", "lockstep_figure",
     "series_figure", "mincq_on_voters_figure", "projection_figure", "placeholder_figure",
-    "weights_table",
+    "weights_table", "compare_figure", "bound_panel_figure",
     # the palette, for pages that draw their own marks in the same colors
     "BLACK", "BLUE", "GREEN", "GREY", "NEG", "ORANGE", "POS", "PURPLE", "SKY", "VERMILION",
     "YELLOW",

@@ -1,0 +1,144 @@
+"""Compare algorithms: the same data, split and voters for all, run together."""
+import numpy as np
+import streamlit as st
+
+from cbviz import plots
+from cbviz.algorithms.registry import ALGORITHMS
+from cbviz.baselines import BASELINES
+from cbviz.compare import Comparison
+from cbviz.ui import state
+from cbviz.ui.controls import param_widget
+from cbviz.ui.figures import export_charts
+from cbviz.ui.sidebar import RUN_PREFIX, require_problem
+
+STORE = "cmp_store"
+RUN_KEY = RUN_PREFIX + "compare"
+# the entries offered: registered algorithms, and GB-CB-Boost as CB-Boost's gradient rule
+ENTRIES = {"cbboost": ("cbboost", {"direction": "exhaustive"}),
+           "gbcbboost": ("cbboost", {"direction": "gradient"}),
+           **{k: (k, {}) for k in ALGORITHMS if k != "cbboost"}}
+NAMES = {"gbcbboost": "GB-CB-Boost", **{k: ALGORITHMS[k].name for k in ALGORITHMS}}
+
+settings, problem = require_problem()
+st.title("Compare algorithms")
+st.caption(f"{problem.dataset.description} · {problem.split.X_train.shape[0]} train / "
+           f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
+st.markdown("Every algorithm below learns from the same training examples with the same voter "
+            "pool (the sidebar's), and is scored on the same test examples. The scikit-learn "
+            "baselines learn their own trees from the raw features, with as many members as "
+            "the algorithms have iterations and their other hyper-parameters at scikit-learn's "
+            "defaults; they have no C-bound or PAC-Bayes bound.")
+
+cfg = state.store(STORE, {"entries": ["cbboost", "gbcbboost", "cqboost", "adaboost"],
+                          "baselines": ["adaboost"], "T": 50})
+c1, c2, c3 = st.columns([3, 2, 1])
+entries = c1.multiselect("Algorithms", list(ENTRIES), format_func=NAMES.get,
+                         **state.bind(STORE, "entries", "cmp_entries"))
+baselines = c2.multiselect("scikit-learn baselines", list(BASELINES),
+                           format_func=lambda k: BASELINES[k].display_name,
+                           **state.bind(STORE, "baselines", "cmp_baselines"))
+T = int(c3.number_input("Iterations T", 1, 2000, **state.bind(STORE, "T", "cmp_T")))
+
+chosen = []
+for entry in entries:
+    key, fixed = ENTRIES[entry]
+    params = dict(fixed)
+    free = [p for p in ALGORITHMS[key].params if p.name not in fixed]
+    if free:
+        with st.expander(f"Hyper-parameters of {NAMES[entry]}"):
+            cols = st.columns(min(4, len(free)))
+            for i, p in enumerate(free):
+                with cols[i % len(cols)]:
+                    if p.active(params):
+                        params[p.name] = param_widget(p, f"cmp_{entry}")
+    chosen.append((key, params))
+
+config = (tuple((k, tuple(sorted(p.items()))) for k, p in chosen), tuple(baselines), T,
+          settings.delta, settings.split_seed)
+held = st.session_state.get(RUN_KEY)
+if held is None or held["config"] != config:
+    held = {"config": config, "cmp": Comparison(problem, chosen, baselines, T, settings.delta,
+                                                 settings.split_seed)}
+    st.session_state[RUN_KEY] = held
+cmp = held["cmp"]
+for name, message in cmp.failed.items():
+    st.warning(f"**{name}** left out: {message}", icon=":material/warning:")
+
+b = st.columns(4)
+run_all = b[0].button("Run all to the end", type="primary", disabled=cmp.done, key="cmp_run",
+                      help="steps every algorithm in lockstep; any other click stops it, and "
+                           "what was computed stays")
+b[1].button("Step all", on_click=cmp.step, args=(1,), disabled=cmp.done, key="cmp_step")
+b[2].button("Step all ×10", on_click=cmp.step, args=(10,), disabled=cmp.done, key="cmp_step10")
+if b[3].button("Reset", key="cmp_reset"):
+    st.session_state.pop(RUN_KEY, None)
+    st.rerun()
+if run_all:
+    bar = st.progress(0.0, text="running...")
+    while not cmp.done:
+        cmp.step(1)
+        bar.progress(cmp.progress(), text=f"{cmp.progress():.0%} of the iterations")
+    bar.empty()
+
+frames = cmp.frames()
+if not frames:
+    st.info("Press **Run all to the end** or **Step all** to start every algorithm.",
+            icon=":material/play_arrow:")
+    st.stop()
+
+# ---- curves ---------------------------------------------------------------------------------
+pairs = [
+    ("c_bound", "Empirical C-bound", "C-bound (training)", {}),
+    ("test_error", "Test error", "0-1 error on the test part", {}),
+    ("train_error", "Training error", "0-1 error on the training part", {}),
+    ("kl", "KL(Q‖P) to the uniform prior", "KL (nats)", {}),
+    ("test_error", "Test error against sparsity", "0-1 error on the test part",
+     {"x_column": "n_voters", "x_title": "voters with a non-zero weight"}),
+    ("seconds", "Time per iteration", "seconds (log scale)", {"log_y": True}),
+]
+figures = {}
+for column, title, y_title, kw in pairs:
+    figures[title] = (lambda c=column, t=title, y=y_title, kw=kw: plots.compare_figure(
+        frames, c, title=t, y_title=y, uirevision=f"cmp_{t}", **kw))
+for i in range(0, len(pairs), 2):
+    for col, (column, title, _, _) in zip(st.columns(2), pairs[i:i + 2]):
+        col.plotly_chart(figures[title](), key=f"cmp_fig_{i}_{column}", width="stretch")
+panel = cmp.final_panel()
+if len(panel):
+    figures["Bounds at the last iteration"] = lambda: plots.bound_panel_figure(panel)
+    st.plotly_chart(figures["Bounds at the last iteration"](), key="cmp_fig_panel",
+                    width="stretch")
+
+# ---- decision regions -----------------------------------------------------------------------
+if problem.split.X_train.shape[1] == 2 and cmp.runs:
+    st.subheader("Decision regions at the same iteration")
+    longest = max(len(r.history) for r in cmp.runs.values())
+    t = st.slider("Iteration", 1, max(longest, 2), min(longest, 10) if longest > 1 else 1,
+                  key="cmp_regions_t", disabled=longest < 2,
+                  help="each algorithm's vote after this iteration (or its last one if it "
+                       "stopped before)") if longest else 1
+    s = problem.split
+    runs = [(n, r) for n, r in cmp.runs.items() if r.history]
+    for i in range(0, len(runs), 3):
+        for col, (name, run) in zip(st.columns(3), runs[i:i + 3]):
+            k = min(t, len(run.history))
+            xs, ys, Z = problem.vote_grid(run.weights_at(k), n=60)
+            fig = plots.decision_figure(xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test,
+                                        feature_names=s.feature_names, height=340,
+                                        uirevision=f"cmp_regions_{name}",
+                                        subtitle=f"{name}, iteration {k}")
+            fig.update_layout(showlegend=False)
+            col.plotly_chart(fig, key=f"cmp_regions_{name}", width="stretch")
+
+# ---- the final table ------------------------------------------------------------------------
+st.subheader("At the last iteration")
+table = cmp.final_table()
+st.dataframe(table, hide_index=True, width="stretch",
+             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
+                            ("test error", "train error", "C-bound",
+                             "PAC-Bayes bound (Roy et al. 2016)", "tightest PAC-Bayes bound")})
+d1, _ = st.columns([1, 3])
+d1.download_button("Table (CSV)", lambda: cmp.final_table().to_csv(index=False),
+                   "comparison.csv", "text/csv", key="cmp_csv", on_click="ignore",
+                   icon=":material/download:")
+export_charts(figures, "cmp_export")

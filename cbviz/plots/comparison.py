@@ -1,0 +1,76 @@
+"""Figures comparing algorithms: one curve per algorithm, the final bound panel."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    ITERATION_AXIS,
+    ORANGE,
+    PURPLE,
+    SKY,
+    VERMILION,
+    YELLOW,
+    _column,
+    _figure,
+    _iterations,
+    _style,
+)
+
+PALETTE = (BLUE, VERMILION, GREEN, ORANGE, PURPLE, SKY, BLACK, YELLOW, GREY)
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+
+
+def _style_of(i):
+    """Color and dash of the i-th algorithm (distinct beyond the palette's length)."""
+    return PALETTE[i % len(PALETTE)], DASHES[(i // len(PALETTE)) % len(DASHES)]
+
+
+def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_title=ITERATION_AXIS,
+                   log_y=False, uirevision=None):
+    """``column`` of every algorithm's records against ``x_column`` (one line each).
+
+    ``frames``: display name -> per-iteration DataFrame.  Algorithms without the column
+    (e.g. the C-bound of a scikit-learn baseline) are left out and named in the subtitle.
+    """
+    fig = _figure()
+    missing = []
+    for i, (name, frame) in enumerate(frames.items()):
+        y = _column(frame, column)
+        if not np.isfinite(y).any():
+            missing.append(name)
+            continue
+        x = _iterations(frame) if x_column == "iteration" else _column(frame, x_column)
+        color, dash = _style_of(i)
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines+markers" if len(x) <= 40 else "lines", name=name,
+            line=dict(color=color, width=2, dash=dash), marker=dict(size=4),
+            hovertemplate=f"{name}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4g}}<extra></extra>"))
+    if missing:
+        title += f"<br><sup>not defined for: {', '.join(missing)}</sup>"
+    _style(fig, title=title, x_title=x_title, y_title=y_title,
+           uirevision=uirevision or f"compare_{column}", legend_width=800)
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def bound_panel_figure(panel, uirevision="compare_panel"):
+    """Grouped bars: per algorithm, its C-bound, PAC-Bayes bounds and errors at the end."""
+    fig = _figure()
+    for i, (quantity, rows) in enumerate(panel.groupby("quantity", sort=False)):
+        color, _ = _style_of(i)
+        fig.add_trace(go.Bar(
+            x=rows["algorithm"], y=rows["value"], name=quantity, marker=dict(color=color),
+            hovertemplate=f"%{{x}}<br>{quantity} = %{{y:.4g}}<extra></extra>"))
+    _style(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "
+           "PAC-Bayes bound holds with probability ≥ 1 − δ; all four together ≥ 1 − 4δ</sup>",
+           x_title="algorithm", y_title="risk bound / error (fraction)", uirevision=uirevision,
+           legend_width=800)
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(range=[0.0, 1.02])
+    return fig

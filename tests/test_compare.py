@@ -1,0 +1,86 @@
+"""The comparison: same data and pool for all, lockstep, final table; and its page."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from cbviz.algorithms import CBBoost
+from cbviz.compare import Comparison
+from cbviz.workbench import Settings, build_problem
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = str(ROOT / "app_pages" / "compare_algorithms.py")
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return build_problem(Settings())
+
+
+def test_lockstep_matches_lone_runs_and_the_table(problem):
+    cmp = Comparison(problem, [("cbboost", {"direction": "exhaustive"}),
+                               ("cbboost", {"direction": "gradient"}), ("adaboost", {})],
+                     ["adaboost"], max_iter=12)
+    cmp.step(5)
+    assert all(len(r.history) == 5 for r in cmp.runs.values())  # in lockstep
+    assert not cmp.baselines  # fitted once the runs are done
+    while not cmp.done:
+        cmp.step(3)
+    lone = CBBoost(max_iter=12).start(problem.H_train, problem.split.y_train,
+                                      problem.H_test, problem.split.y_test).run()
+    ours = cmp.runs["CB-Boost"]
+    assert [r.index for r in ours.history] == [r.index for r in lone.history]
+    table = cmp.final_table().set_index("algorithm")
+    assert table.loc["CB-Boost", "C-bound"] == lone.history[-1].c_bound
+    assert table.loc["CB-Boost", "test error"] == lone.history[-1].test_error
+    assert table.loc["CB-Boost", "voters with weight"] == lone.history[-1].n_voters
+    sk = table.loc["AdaBoost (decision stumps) (scikit-learn)"]
+    assert sk["iterations"] == 12 and np.isnan(sk["C-bound"])
+    assert set(cmp.frames()) == {"CB-Boost", "CB-Boost (gradient)", "AdaBoost",
+                                 "AdaBoost (decision stumps)"}
+    panel = cmp.final_panel()
+    assert set(panel["quantity"]) >= {"empirical C-bound", "test error",
+                                      "PAC-Bayes C-bound (Roy et al. 2016, Thm 2)"}
+
+
+def test_a_refused_algorithm_is_left_out_with_its_message(problem):
+    cmp = Comparison(problem, [("mincq", {"mu": 1.0, "form": "simplex"}), ("adaboost", {})],
+                     max_iter=3)
+    assert "lower mu" in cmp.failed["MinCq (simplex)"]
+    cmp.step(3)
+    assert list(cmp.frames()) == ["AdaBoost"]
+
+
+def _charts(at):
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"].split("<br>")[0]
+            for c in at.get("plotly_chart")]
+
+
+def test_page_runs_all_and_shows_curves_regions_and_table():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    assert not at.exception and "Run all" in at.info[0].value
+    at.number_input(key="cmp_T").set_value(15).run()
+    at.button(key="cmp_run").click().run()
+    assert not at.exception
+    titles = _charts(at)
+    for t in ("Empirical C-bound", "Test error", "Training error", "KL(Q‖P) to the uniform prior",
+              "Test error against sparsity", "Time per iteration",
+              "Bounds and errors at each algorithm's last iteration"):
+        assert t in titles, titles
+    assert titles.count("Majority vote on the input plane") == 4  # one per algorithm (2-D)
+    table = at.dataframe[0].value
+    assert list(table["algorithm"])[:2] == ["CB-Boost", "CB-Boost (gradient)"]
+    assert (table["iterations"] <= 15).all()
+
+
+def test_page_keeps_choices_and_warns_for_a_refused_algorithm():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    at.multiselect(key="cmp_entries").set_value(["mincq", "adaboost"]).run()
+    at.radio(key="hp_cmp_mincq_form").set_value("simplex").run()
+    at.number_input(key="hp_cmp_mincq_mu").set_value(1.0).run()
+    assert not at.exception
+    assert "MinCq" in at.warning[0].value and "lower mu" in at.warning[0].value

@@ -113,6 +113,8 @@ if len(panel):
 if problem.split.X_train.shape[1] == 2 and cmp.runs:
     st.subheader("Decision regions at the same iteration")
     longest = max(len(r.history) for r in cmp.runs.values())
+    st.caption("Red: the vote says +1, blue: −1 (the color is the normalized vote Σ Qₖ hₖ(x)); "
+               "filled points train, open points test.")
     t = st.slider("Iteration", 1, max(longest, 2), min(longest, 10) if longest > 1 else 1,
                   key="cmp_regions_t", disabled=longest < 2,
                   help="each algorithm's vote after this iteration (or its last one if it "
@@ -124,9 +126,9 @@ if problem.split.X_train.shape[1] == 2 and cmp.runs:
             k = min(t, len(run.history))
             xs, ys, Z = problem.vote_grid(run.weights_at(k), n=60)
             fig = plots.decision_figure(xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test,
-                                        feature_names=s.feature_names, height=340,
-                                        uirevision=f"cmp_regions_{name}",
-                                        subtitle=f"{name}, iteration {k}")
+                                        feature_names=s.feature_names, height=300, title=name,
+                                        uirevision=f"cmp_regions_{name}", show_scale=False,
+                                        subtitle=f"vote after iteration {k}")
             fig.update_layout(showlegend=False)
             col.plotly_chart(fig, key=f"cmp_regions_{name}", width="stretch")
 

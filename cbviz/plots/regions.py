@@ -73,7 +73,7 @@ def _grid_axis(a, axis):
 
 def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump=None,
                     feature_names=("x0", "x1"), uirevision="regions", subtitle=None,
-                    height=420):
+                    height=420, title="Majority vote on the input plane", show_scale=True):
     """Normalized vote on a grid of the input plane, the data points and the newest voter.
 
     Colors: red where the vote says +1, blue where it says -1, white on the boundary;
@@ -94,7 +94,7 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
     fig = _figure()
     fig.add_trace(go.Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
-        colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False,
+        colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False, showscale=show_scale,
         colorbar=dict(title=dict(text="vote", side="top"), thickness=12, len=0.8,
                       tickvals=[-1, -0.5, 0, 0.5, 1]),
         hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
@@ -134,7 +134,7 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
             line=dict(color=s.get("color", YELLOW), width=4, dash="dash"),
             hovertemplate=f"{name}<br>threshold = {t:.4g}<extra></extra>"))
     subtitle = "color: normalized vote Σ Qₖ hₖ(x)" if subtitle is None else subtitle
-    _style(fig, title=f"Majority vote on the input plane<br><sup>{subtitle}</sup>",
+    _style(fig, title=f"{title}<br><sup>{subtitle}</sup>",
            x_title=fx, y_title=fy, uirevision=uirevision, height=height)
     fig.update_xaxes(range=[gx.min(), gx.max()], showgrid=False, zeroline=False,
                      constrain="domain")

@@ -22,7 +22,9 @@ _POOL_DOC = """pool : voter pool or None
         Default ``StumpPool(n_thresholds=10)`` (with complements)."""
 _ATTRS_DOC = """Attributes
     ----------
-    classes_, pool_, run_ (the stepper run with its records), weights_, n_iter_, stop_reason_"""
+    classes_, pool_ (the fitted voter pool), history_ (the run's records, one per iteration),
+    weights_, n_iter_, stop_reason_.  The fitted model holds no training data: its pickle is
+    the pool, the records and the weights."""
 
 
 class _VoteClassifier(ClassifierMixin, BaseEstimator):
@@ -60,7 +62,7 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
         self.pool_ = clone(pool).fit(X, signs, feature_names=names)
         run = algorithm.start(self.pool_.operator(X), signs, describe=self.pool_.describe)
         run.run()
-        self.run_ = run
+        self.history_ = list(run.history)
         self.weights_ = run.weights
         self.n_iter_ = len(run.history)
         self.stop_reason_ = run.stop_reason
@@ -85,7 +87,7 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
     def staged_decision_function(self, X):
         """Yield the normalized vote after each iteration of the fitted run."""
         ops = self._votes(X)
-        history = self.run_.history
+        history = self.history_
         used = np.unique(np.concatenate([r.support for r in history])) if history else np.empty(0, int)
         cols = ops.columns(used)
         for r in history:
@@ -117,7 +119,7 @@ class CBBoostClassifier(_VoteClassifier):
     reuse_voters : bool
         Let a voter already in the vote be chosen again.
     delta : float in (0, 1]
-        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+        Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """
@@ -147,7 +149,7 @@ class MinCqClassifier(_VoteClassifier):
     form : {{"quasi_uniform", "simplex"}}
         MinCq's quasi-uniform program, or the plain program (2) of Roy et al. 2016.
     delta : float in (0, 1]
-        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+        Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """
@@ -175,7 +177,7 @@ class CqBoostClassifier(_VoteClassifier):
     max_iter : int
         Maximum number of columns.
     delta : float in (0, 1]
-        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+        Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """
@@ -208,7 +210,7 @@ class QuadBoostClassifier(_VoteClassifier):
     reweight : bool
         Let voters already in the ensemble be chosen again (Sect. 3.1).
     delta : float in (0, 1]
-        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+        Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """
@@ -247,7 +249,7 @@ class KLBoostClassifier(_VoteClassifier):
     random_state : int or None
         Seed of the order of the coordinates in each pass.
     delta : float in (0, 1]
-        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+        Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """
@@ -279,7 +281,7 @@ class VEBBoostClassifier(_VoteClassifier):
     max_iter : int
         Maximum number of steps.
     delta : float in (0, 1]
-        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+        Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """
@@ -303,7 +305,7 @@ class AdaBoostClassifier(_VoteClassifier):
     max_iter : int
         Maximum number of steps.
     delta : float in (0, 1]
-        Confidence of the PAC-Bayesian bounds kept in ``run_.history``.
+        Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """

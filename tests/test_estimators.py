@@ -80,9 +80,9 @@ def test_staged_replay_matches_the_run(cancer):
     X, y = cancer
     clf = CBBoostClassifier(max_iter=25).fit(X, y)
     staged = list(clf.staged_decision_function(X))
-    assert len(staged) == clf.n_iter_ == len(clf.run_.history)
+    assert len(staged) == clf.n_iter_ == len(clf.history_)
     np.testing.assert_allclose(staged[-1], clf.decision_function(X), atol=1e-12)
-    for rec, f in zip(clf.run_.history, staged):
+    for rec, f in zip(clf.history_, staged):
         err = np.mean(np.where(f > 0, 1, 0) != y)
         assert err == pytest.approx(rec.train_error, abs=1e-12)
     for pred, f in zip(clf.staged_predict(X), staged):
@@ -102,7 +102,7 @@ def test_pipeline_and_grid_search(cancer):
 def test_two_d_toy_accuracy_and_bad_parameters():
     X, y = make_moons(300, noise=0.2, random_state=0)
     clf = CBBoostClassifier(max_iter=60).fit(X, y)
-    first, last = clf.run_.history[0], clf.run_.history[-1]
+    first, last = clf.history_[0], clf.history_[-1]
     assert 1 - clf.score(X, y) == pytest.approx(last.train_error, abs=1e-12)
     assert last.train_error <= last.c_bound < first.c_bound  # Corollary 1, and progress
     with pytest.raises(ParameterError, match="direction"):
@@ -111,3 +111,16 @@ def test_two_d_toy_accuracy_and_bad_parameters():
         CBBoostClassifier(max_iter=0).fit(X, y)
     with pytest.raises(ValueError, match="Only binary"):
         CBBoostClassifier().fit(X, np.arange(300) % 3)
+
+
+def test_a_pickled_model_holds_the_model_not_the_training_data(cancer):
+    import pickle
+    X, y = cancer
+    clf = CBBoostClassifier(max_iter=20).fit(X, y)
+    blob = pickle.dumps(clf)
+    assert len(blob) < 200_000, len(blob)  # 20 voters, a 600-stump pool: no copy of X
+    assert X.nbytes > 100_000
+    again = pickle.loads(blob)
+    np.testing.assert_array_equal(again.predict(X), clf.predict(X))
+    assert [list(f) for f in again.staged_decision_function(X[:5])] == \
+        [list(f) for f in clf.staged_decision_function(X[:5])]

@@ -10,6 +10,7 @@ from cbviz.ui import state
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
+from cbviz.ui.text import md
 
 STORE = "cmp_store"
 RUN_KEY = RUN_PREFIX + "compare"
@@ -21,7 +22,7 @@ NAMES = {"gbcbboost": "GB-CB-Boost", **{k: ALGORITHMS[k].name for k in ALGORITHM
 
 settings, problem = require_problem()
 st.title("Compare algorithms")
-st.caption(f"{problem.dataset.description} · {problem.split.X_train.shape[0]} train / "
+st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
 st.markdown("Every algorithm below learns from the same training examples with the same voter "
             "pool (the sidebar's), and is scored on the same test examples. The scikit-learn "
@@ -62,7 +63,7 @@ if held is None or held["config"] != config:
     st.session_state[RUN_KEY] = held
 cmp = held["cmp"]
 for name, message in cmp.failed.items():
-    st.warning(f"**{name}** left out: {message}", icon=":material/warning:")
+    st.warning(f"**{md(name)}** left out: {md(message)}", icon=":material/warning:")
 
 b = st.columns(4)
 run_all = b[0].button("Run all to the end", type="primary", disabled=cmp.done, key="cmp_run",

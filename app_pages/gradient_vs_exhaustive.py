@@ -8,6 +8,7 @@ from cbviz.ui import state
 from cbviz.ui.figures import export_charts
 from cbviz.ui.glossary import CB_BOOST_PAPER
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
+from cbviz.ui.text import md
 
 STORE = "gx_store"
 RUN_KEY = RUN_PREFIX + "lockstep"
@@ -92,11 +93,11 @@ if e < 0 and g < 0:
     st.info(f"No eligible voter improves the C-bound of this vote. {ex.stop_reason}.",
             icon=":material/info:")
 elif g == e:
-    st.markdown(f"Both rules add **{problem.pool.describe(e)}** to this vote.")
+    st.markdown(f"Both rules add **{md(problem.pool.describe(e))}** to this vote.")
 else:
     st.markdown(
-        f"The gradient rule would add **{problem.pool.describe(g)}** (C-bound decrease "
-        f"{cands.decrease[g]:.5f}); the exhaustive rule adds **{problem.pool.describe(e)}** "
+        f"The gradient rule would add **{md(problem.pool.describe(g))}** (C-bound decrease "
+        f"{cands.decrease[g]:.5f}); the exhaustive rule adds **{md(problem.pool.describe(e))}** "
         f"(decrease {cands.decrease[e]:.5f}, {cands.decrease[e] / cands.decrease[g]:.2f}× larger).")
 def plane():
     """The exhaustive run's vote after iteration t and both rules' next voter."""

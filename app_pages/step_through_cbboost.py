@@ -12,6 +12,7 @@ from cbviz.ui import runs, state
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
 from cbviz.ui.sidebar import apply_settings, require_problem
+from cbviz.ui.text import md
 
 STORE = "step_store"
 settings, problem = require_problem()
@@ -23,7 +24,7 @@ if not st.session_state.get("step_link_loaded"):  # a shared link opens on the s
     st.session_state["step_link_loaded"] = True
     config, ignored = runs.read_link(st.session_state.get("link", {}))
     if ignored:
-        st.warning("Ignored from the link (the other settings apply): " + "; ".join(ignored),
+        st.warning("Ignored from the link (the other settings apply): " + md("; ".join(ignored)),
                    icon=":material/link_off:")
     page.update({k: config[k] for k in ("algorithm", "max_iter", "speed") if k in config})
     state.store("hp_store").update({f"{config['algorithm']}.{k}": v
@@ -40,7 +41,7 @@ if pending is not None:  # from a reloaded JSON: set before the widgets are draw
 # ---- algorithm and hyper-parameters ---------------------------------------------------------
 spec = ALGORITHMS[page["algorithm"]]  # the selector below writes here before a rerun
 st.title(f"Step through {spec.name}")
-st.caption(f"{problem.dataset.description} · {problem.split.X_train.shape[0]} train / "
+st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
 c_algo, c_iter, c_speed = st.columns([2, 1, 2])
 algorithm = c_algo.selectbox("Algorithm", list(ALGORITHMS),
@@ -65,7 +66,8 @@ if spec.params:
 try:
     run = runs.held_run(problem, settings, algorithm, params, max_iter)
 except ParameterError as exc:
-    st.error(f"**{spec.name} cannot start with these settings.** {exc}", icon=":material/error:")
+    st.error(f"**{spec.name} cannot start with these settings.** {md(exc)}",
+             icon=":material/error:")
     st.stop()
 wanted = st.session_state.pop("step_view_wanted", None)
 if wanted:
@@ -422,7 +424,7 @@ def export():
         try:
             loaded, config = runs.read_json(upload.getvalue())
         except ValueError as exc:
-            st.error(f"Could not load this file: {exc}", icon=":material/error:")
+            st.error(f"Could not load this file: {md(exc)}", icon=":material/error:")
         else:
             apply_settings(loaded)
             runs.reset()

@@ -37,6 +37,12 @@ def charts(at):
     return out
 
 
+def shown(text):
+    """What a reader sees of a markdown string: the escaping backslashes removed."""
+    import re
+    return re.sub(r"\\(.)", r"\1", text)
+
+
 def values(v):
     """A Plotly JSON array (a list, or a typed array ``{"dtype", "bdata"}``) as floats."""
     if isinstance(v, dict):
@@ -144,7 +150,7 @@ def test_unknown_class_in_link_falls_back_to_a_valid_pair():
     at = app(STEP, source="real", real="wine", pair="1 vs 99")
     assert not at.exception
     assert at.session_state["settings_store"]["pair"] == "1 vs 2"
-    assert "class 1 (+1) vs 2 (-1)" in at.caption[0].value
+    assert "class 1 (+1) vs 2 (-1)" in shown(at.caption[0].value)
 
 
 @pytest.mark.parametrize("key, value, message", [
@@ -159,15 +165,15 @@ def test_one_bad_value_in_a_link_is_named_and_the_rest_applies(key, value, messa
     at = app(STEP, **{key: value, "toy": "spirals", "n_samples": "210"} if key != "n_samples"
              else {key: value, "toy": "spirals"})
     assert not at.exception
-    assert at.warning and "Ignored from the link or file" in at.warning[0].value
-    assert message in at.warning[0].value
-    assert len(at.warning[0].value) < 300  # user input is cut, never echoed at length
+    warning = shown(at.warning[0].value)
+    assert "Ignored from the link or file" in warning and message in warning
+    assert len(warning) < 300  # user input is cut, never echoed at length
     assert at.selectbox(key="s_toy").value == "spirals"  # the valid values still apply
 
 
 def test_unknown_data_set_in_a_link_is_named():
     at = app(STEP, source="real", real="no_such_set", split_seed="3")
-    assert "real must be a data set of the catalogue" in at.warning[0].value
+    assert "real must be a data set of the catalogue" in shown(at.warning[0].value)
     assert at.session_state["settings_store"]["split_seed"] == 3
 
 
@@ -228,12 +234,12 @@ THREE_CLASSES = b"x1,x2,fruit\n1,2,apple\n2,3,pear\n3,1,plum\n4,4,apple\n5,2,pea
 ])
 def test_csv_messages_speak_of_the_apps_controls(content, expected, api_words):
     at = upload(app(STEP, source="csv"), "mine.csv", content)
-    text = " ".join(e.value for e in at.error)
+    text = shown(" ".join(e.value for e in at.error))
     assert expected in text, text
     for word in api_words:
         assert word not in text
     if content:
-        assert any("File: mine.csv" in c.value for c in at.sidebar.caption)
+        assert any("File: mine.csv" in shown(c.value) for c in at.sidebar.caption)
 
 
 def test_csv_upload_with_semicolons_decimal_commas_and_missing_rows():
@@ -322,7 +328,7 @@ def test_settings_survive_hidden_widgets():
     assert at.selectbox(key="s_toy").value == "spirals"
     assert at.number_input(key="s_n_samples").value == 210
     assert at.slider(key="s_toy_noise").value == 0.4
-    assert "147 train / 63 test" in at.caption[0].value
+    assert "147 train / 63 test" in shown(at.caption[0].value)
     at.radio(key="s_source").set_value("real").run()
     assert at.selectbox(key="s_real").value == "ionosphere"
 
@@ -365,7 +371,7 @@ def test_unreachable_mu_shows_the_solver_message():
     at.radio(key="hp_mincq_form").set_value("simplex").run()
     at.number_input(key="hp_mincq_mu").set_value(1.0).run()
     assert not at.exception
-    text = " ".join(e.value for e in at.error)
+    text = shown(" ".join(e.value for e in at.error))
     assert "mu" in text and "lower" in text.lower(), text
 
 
@@ -487,7 +493,7 @@ def test_a_link_round_trips_the_whole_view():
 
 def test_a_link_with_a_bad_page_value_keeps_the_rest():
     at = app(STEP, algorithm="quadboost", regularization="l7", max_iter="30", steps="3")
-    assert "regularization must be one of none, l1, l2, linf" in at.warning[0].value
+    assert "regularization must be one of none, l1, l2, linf" in shown(at.warning[0].value)
     run = at.session_state["run_step"]["run"]
     assert len(run.history) == 3 and run.max_iter == 30
     assert any(t.value == "Step through QuadBoost" for t in at.title)
@@ -507,3 +513,25 @@ def test_every_chart_downloads_as_standalone_html():
     run = at.session_state["run_step"]["run"]
     html = figure_html(plots.bounds_figure(run.to_frame()))
     assert html.startswith("<!doctype html>") and len(html) > 1_000_000
+
+
+HOSTILE = ["**bold**", "$x^2$", "[link](http://example.com)", "<b>tag</b>", "%{x}"]
+
+
+def test_user_text_is_shown_literally():
+    """Column and file names reach markdown and Plotly as text, never as markup."""
+    header = ",".join(HOSTILE[:2]) + ",label"
+    rows = "\n".join(f"{i % 7},{(i * 3) % 5},{i % 2}" for i in range(40))
+    at = upload(app(STEP, source="csv"), "[x](y)*.csv", f"{header}\n{rows}\n".encode())
+    assert not at.exception and not at.error
+    caption = next(c.value for c in at.sidebar.caption if "File:" in c.value)
+    assert shown(caption).startswith("File: [x](y)*.csv") and "\\[x\\]" in caption
+    at.button(key="step_once").click().run()
+    spec = json.loads(next(c for c in at.get("plotly_chart")).proto.spec)
+    assert spec["layout"]["xaxis"]["title"]["text"] == "**bold**"  # Plotly: no markdown there
+    assert spec["layout"]["yaxis"]["title"]["text"] == "\u200b$x^2$"  # not typeset as LaTeX
+    from cbviz.plots import decision_figure
+    fig = decision_figure([0, 1], [0, 1], np.zeros((2, 2)), np.zeros((1, 2)), [1],
+                          feature_names=("<b>tag</b>", "%{x}"))
+    assert fig.layout.xaxis.title.text == "&lt;b&gt;tag&lt;/b&gt;"
+    assert "%{x}" not in fig.layout.yaxis.title.text

@@ -6,6 +6,8 @@ of the marker lines, and that the figure serializes to JSON.
 """
 from __future__ import annotations
 
+import html
+
 import math
 import subprocess
 import sys
@@ -147,7 +149,7 @@ def test_alpha_figure(frame):
     bar = trace(fig, "weight α")
     assert isinstance(bar, go.Bar)
     np.testing.assert_allclose(bar.y, frame["alpha"])
-    assert list(bar.customdata) == list(frame["label"])
+    assert list(bar.customdata) == [html.escape(v, quote=False) for v in frame["label"]]
     assert "customdata" in bar.hovertemplate and "y:.4g" in bar.hovertemplate
     colors = list(bar.marker.color)
     assert len(set(colors)) == 2 and colors.count(colors[2]) == 1  # only iteration 3 differs
@@ -201,7 +203,7 @@ def test_decision_figure(run, pool, data):
     fig = P.decision_figure(xx, yy, Z, X, y, X_test, y_test, stump=stump,
                             feature_names=("a", "b"))
     expected = ["vote value", "train +1", "train -1", "test +1", "test -1",
-                f"new voter: {rec.label}"]
+                f"new voter: {html.escape(rec.label, quote=False)}"]
     check_common(fig, "regions", expected)
     heat = trace(fig, "vote value")
     assert heat.zmin == -1 and heat.zmax == 1 and heat.zmid == 0
@@ -215,7 +217,7 @@ def test_decision_figure(run, pool, data):
     assert "open" not in trace(fig, "train +1").marker.symbol
     assert len(trace(fig, "train +1").x) == int(np.sum(y == 1))
     assert len(trace(fig, "test -1").x) == int(np.sum(y_test == -1))
-    line = trace(fig, f"new voter: {rec.label}")
+    line = trace(fig, f"new voter: {html.escape(rec.label, quote=False)}")
     if stump["feature"] == 0:
         assert set(line.x) == {stump["threshold"]}
     else:
@@ -230,7 +232,7 @@ def test_decision_figure_minimal_and_horizontal_stump(data):
     fig = P.decision_figure(gx, gy, Z, X, y, stump={"feature": 1, "threshold": 0.25,
                                                     "label": "x1 > 0.25"})
     assert "test +1" not in names(fig)
-    line = trace(fig, "new voter: x1 > 0.25")
+    line = trace(fig, "new voter: x1 &gt; 0.25")  # sent escaped, shown as ">"
     assert set(line.y) == {0.25}
     check_common(fig, "regions", ["vote value", "train +1", "train -1"])
 
@@ -244,7 +246,7 @@ def test_direction_curve_figure(run):
     assert star.x[0] == pytest.approx(curve.alpha_star) and star.y[0] == pytest.approx(curve.c_star)
     assert set(trace(fig, "C-bound before the step").y) == {curve.c_now}
     assert trace(fig, "C-bound before the step").line.dash == "dot"
-    assert curve.label in fig.layout.title.text
+    assert html.escape(curve.label, quote=False) in fig.layout.title.text
     # the closed-form optimum is the curve's minimum (Theorem 3)
     assert curve.c_star <= np.min(curve.c_values) + 1e-9
 
@@ -264,16 +266,19 @@ def test_landscape_figure(run, pool):
     e, g = cands.exhaustive_pick, cands.gradient_pick
     expected = ["candidate voters"]
     if e == g:
-        expected.append(f"both rules pick: {pool.describe(e)}")
+        expected.append(f"both rules pick: {html.escape(pool.describe(e), quote=False)}")
     else:
-        expected += [f"exhaustive pick: {pool.describe(e)}", f"gradient pick: {pool.describe(g)}"]
+        expected += [f"exhaustive pick: {html.escape(pool.describe(e), quote=False)}",
+                     f"gradient pick: {html.escape(pool.describe(g), quote=False)}"]
     check_common(fig, "landscape", expected)
     assert fig.layout.xaxis.title.text == "gradient score −∂C/∂a_k at a_k = 0"
     assert fig.layout.yaxis.title.text == "exact C-bound decrease (Property 1)"
     pts = trace(fig, "candidate voters")
     assert len(pts.x) == int(cands.valid.sum())
     descriptions = {row[0] for row in pts.customdata}
-    assert descriptions == {pool.describe(k) for k in np.flatnonzero(cands.valid)}
+    # labels reach Plotly escaped (shown literally): "x1 <= 0.5" is sent as "x1 &lt;= 0.5"
+    assert descriptions == {html.escape(pool.describe(k), quote=False)
+                            for k in np.flatnonzero(cands.valid)}
     assert "customdata[0]" in pts.hovertemplate and "customdata[1]" in pts.hovertemplate
 
 
@@ -291,7 +296,8 @@ def test_landscape_counts_what_it_claims(data, pool):
     assert f"{int(cands.lowers.sum())} of the {cands.valid.size} voters lower the C-bound" in title
     outside = trace(fig, "lowers it, but outside the rule")
     idx = np.flatnonzero(cands.lowers & ~cands.valid)
-    assert sorted(outside.customdata) == sorted(pool.describe(k) for k in idx)
+    assert sorted(outside.customdata) == sorted(html.escape(pool.describe(k), quote=False)
+                                                for k in idx)
     np.testing.assert_allclose(sorted(outside.y), sorted(cands.best_decrease[idx]))
 
 
@@ -337,8 +343,8 @@ def test_landscape_large_pool_is_fast():
     assert len(trace(fig, "candidate voters").x) <= 20000
     pts = trace(fig, "candidate voters")
     assert 0.5 in set(pts.y) and 10.0 in set(pts.x)  # the picks are among the points drawn
-    assert trace(fig, "exhaustive pick: " + f"x0 > {123_456 / n:.4g}")
-    assert trace(fig, "gradient pick: " + f"x0 > {42 / n:.4g}")
+    assert trace(fig, "exhaustive pick: " + f"x0 &gt; {123_456 / n:.4g}")
+    assert trace(fig, "gradient pick: " + f"x0 &gt; {42 / n:.4g}")
 
 
 def test_lockstep_figure(data, pool):

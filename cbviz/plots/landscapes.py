@@ -21,6 +21,8 @@ from .style import (
     _labeler,
     _labels_of,
     _line,
+    _safe,
+    _safe_all,
     _style,
     _text,
 )
@@ -108,14 +110,14 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
             continue
         fig.add_trace(go.Scattergl(
             x=grad[idx], y=y[idx], mode="markers", name=name,
-            customdata=_labels_of(labels, idx),
+            customdata=_safe_all(_labels_of(labels, idx)),
             marker=dict(size=5, color="rgba(0,0,0,0)", line=dict(color=color, width=1))
             if "outside" in name else dict(size=4, color=color),
             hovertemplate=(f"%{{customdata}}<br>gradient score = %{{x:.4g}}<br>{why}"
                            "<extra></extra>")))
     fig.add_trace(go.Scattergl(
         x=grad[good], y=dec[good], mode="markers", name="candidate voters",
-        customdata=np.column_stack([_labels_of(labels, good), alpha[good]]) if good.size
+        customdata=np.column_stack([_safe_all(_labels_of(labels, good)), alpha[good]]) if good.size
         else np.empty((0, 2)),
         marker=dict(size=6, color=SKY, opacity=0.75, line=dict(color=BLUE, width=0.5)),
         hovertemplate=("%{customdata[0]}<br>gradient score = %{x:.4g}<br>"
@@ -131,7 +133,10 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
                            "C-bound decrease = %{y:.4g}<br>α* = %{customdata[1]:.4g}"
                            "<extra></extra>")))
 
-    name = _labeler(labels)
+    label_of = _labeler(labels)
+
+    def name(k):
+        return _safe(label_of(k))
     if e_pick >= 0 and e_pick == g_pick:
         pick(e_pick, f"both rules pick: {name(e_pick)}", "star", VERMILION, 20)
     else:

@@ -19,6 +19,7 @@ from .style import (
     YELLOW,
     _figure,
     _g,
+    _safe,
     _style,
 )
 
@@ -90,7 +91,7 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
         raise ValueError(f"Z has shape {Z.shape}; the grid needs ({gy.size}, {gx.size}) "
                          "(rows follow yy, columns xx)")
     Z = Z.reshape(gy.size, gx.size)
-    fx, fy = (str(n) for n in feature_names)
+    fx, fy = (_safe(n) for n in feature_names)
     fig = _figure()
     fig.add_trace(go.Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
@@ -124,7 +125,7 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
     for s in ([] if stump is None else [stump] if isinstance(stump, Mapping) else stump):
         feature, t = int(s["feature"]), float(s["threshold"])
         name = s.get("name", "new voter: {label}").format(
-            label=s.get("label", f"{(fx, fy)[feature]} > {t:.4g}"))
+            label=_safe(s["label"]) if "label" in s else f"{(fx, fy)[feature]} > {t:.4g}")
         if feature == 0:
             x, y = [t, t], [gy.min(), gy.max()]
         else:

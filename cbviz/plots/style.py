@@ -1,6 +1,7 @@
 """What every figure shares: colors, axis names, layout, title and legend helpers."""
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -54,8 +55,23 @@ def _labels_of(labels, idx):
     return np.array([name(k) for k in idx], dtype=object)
 
 
+def _safe(text):
+    """User text (a column or file name, a voter label) shown literally by Plotly: no HTML
+    tags, no entity, no ``%{...}`` that a hover template would fill in, and no ``$...$``
+    that Plotly would typeset as LaTeX (a zero-width space goes in front)."""
+    text = html.escape(str(text), quote=False).replace("%{", "% {")
+    return "\u200b" + text if text.startswith("$") and text.endswith("$") else text
+
+
+def _safe_all(texts):
+    """:func:`_safe` of every element, as an object array (for ``customdata``)."""
+    return np.array([_safe(t) for t in texts], dtype=object)
+
+
 def _text(value, fallback):
-    return fallback if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
+    """A label for a figure, :func:`_safe`; ``fallback`` when missing."""
+    return _safe(fallback if value is None or (isinstance(value, float) and np.isnan(value))
+                 else value)
 
 
 def _g(x):

@@ -26,6 +26,7 @@ from ..workbench import (
 from . import state
 from .glossary import draw_glossary
 from .messages import for_app
+from .text import md
 
 DEFAULTS = Settings()
 EXAMPLE_CSV = Path(__file__).resolve().parents[2] / "assets" / "example.csv"
@@ -126,7 +127,7 @@ def _csv_widgets():
                        "text/csv", key="csv_example", on_click="ignore",
                        icon=":material/download:")
     if csv_file is not None:
-        st.caption(f"File: {csv_file.name} ({csv_file.size:,} bytes)")
+        st.caption(f"File: {md(csv_file.name)} ({csv_file.size:,} bytes)")
         columns = _csv_columns(hashlib.sha256(csv_file.getvalue()).hexdigest(),
                                csv_file.getvalue())
         if columns:
@@ -222,7 +223,7 @@ def draw_sidebar():
     ignored = st.session_state.pop("settings_error", None)
     if ignored:
         st.warning("Ignored from the link or file (the other settings apply): "
-                   + "; ".join(ignored), icon=":material/link_off:")
+                   + md("; ".join(ignored)), icon=":material/link_off:")
     try:
         settings = _current_settings()
     except data.DataError as exc:
@@ -280,7 +281,7 @@ def require_problem():
     if problem is None:
         error = st.session_state.get("problem_error")
         if error:
-            st.error(f"**The data could not be used.** {error}", icon=":material/error:")
+            st.error(f"**The data could not be used.** {md(error)}", icon=":material/error:")
         else:
             st.info("Choose a CSV file in the sidebar (Data: CSV upload), or download the "
                     "example file there to see the expected shape.", icon=":material/upload_file:")

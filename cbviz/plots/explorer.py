@@ -1,0 +1,253 @@
+"""Figures of the C-bound explorer: the (r, d) plane, a three-voter vote, bounds against m.
+
+Pure builders over what :mod:`cbviz.explorer` returns (a :class:`~cbviz.explorer.CBoundGrid`,
+slices, trajectories, a :class:`~cbviz.explorer.ToySummary`, a table of bounds against m).
+"""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..bounds import PAC_BOUNDS
+from ..explorer import AXES, max_disagreement
+from .style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    PURPLE,
+    SKY,
+    VERMILION,
+    YELLOW,
+    _figure,
+    _g,
+    _style,
+)
+
+# the four bounds in the colors and dashes of the step page's risk-bound figure
+_BOUND_LOOK = dict(zip(PAC_BOUNDS, ((VERMILION, None), (ORANGE, "dashdot"), (GREEN, None),
+                                    (PURPLE, "longdash"))))
+_TRAJECTORY_COLORS = (BLACK, PURPLE, ORANGE, SKY)
+_INVALID_FILL = "rgba(127,127,127,0.35)"
+
+
+def _symbols(axes):
+    """Short names of the two coordinates, for hover texts."""
+    return ("r", "d") if axes == "risks" else ("μ₁", "μ₂")
+
+
+def _boundary(axes, n=201):
+    """The curve mu2 = mu1**2 (d = 2r(1 - r)) in the plane's coordinates, from x = 0 to its end."""
+    if axes == "risks":
+        x = np.linspace(0.0, 0.5, n)
+        return x, max_disagreement(x)
+    x = np.linspace(0.0, 1.0, n)
+    return x, x * x
+
+
+def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map"):
+    """The C-bound over the plane of ``grid``, the unreachable part shaded, the line where it
+    equals 2r, a chosen ``point`` (x, y) and run ``trajectories`` (name -> trajectory frame).
+
+    A trajectory frame has the columns of :func:`cbviz.explorer.trajectory`; each iteration is
+    drawn at its (r, d) or (mu1, mu2).
+    """
+    axes = grid.axes
+    sx, sy = _symbols(axes)
+    top = float(grid.x[-1])
+    fig = _figure()
+    fig.add_trace(go.Contour(
+        x=grid.x, y=grid.y, z=grid.c_bound, customdata=grid.first_order, name="C-bound",
+        colorscale="Viridis", zmin=0.0, zmax=1.0, showlegend=False,
+        contours=dict(start=0.0, end=1.0, size=0.1, coloring="heatmap", showlabels=True,
+                      labelfont=dict(size=10, color="white")),
+        line=dict(width=0.8, color="rgba(255,255,255,0.6)"),
+        colorbar=dict(title=dict(text="C-bound", side="right"), thickness=14, len=0.8),
+        hovertemplate=(f"{sx} = %{{x:.3f}}<br>{sy} = %{{y:.3f}}<br>C-bound = %{{z:.3f}}"
+                       "<br>first-order 2r = %{customdata:.3f}<extra></extra>")))
+    bx, by = _boundary(axes)
+    corner = ([top, 0.0], [top, top]) if axes == "risks" else ([top, 0.0], [0.0, 0.0])
+    fig.add_trace(go.Scatter(
+        x=np.concatenate([bx, corner[0]]), y=np.concatenate([by, corner[1]]), fill="toself",
+        mode="none", fillcolor=_INVALID_FILL, fillpattern=dict(shape="/", fgcolor="white"),
+        name="unreachable: μ₂ < μ₁², i.e. d > 2r(1 − r)", hoverinfo="skip"))
+    fig.add_trace(go.Scatter(
+        x=bx, y=by, mode="lines", name="C = 0: every margin equal (μ₂ = μ₁²)",
+        line=dict(color=BLACK, width=2),
+        hovertemplate=f"{sx} = %{{x:.3f}}, {sy} = %{{y:.3f}}: C = 0<extra></extra>"))
+    side = "above" if axes == "risks" else "below"
+    fig.add_trace(go.Scatter(
+        x=[0.0, top], y=[0.0, top], mode="lines",
+        name=f"d = r: C = 2r (C < 2r {side} the line)",
+        line=dict(color=VERMILION, width=2, dash="dash"),
+        hovertemplate=f"{sx} = {sy} = %{{x:.3f}}: C = 2r<extra></extra>"))
+    for (name, frame), color in zip(dict(trajectories).items(), _TRAJECTORY_COLORS * 4):
+        cols = ("gibbs_risk", "disagreement") if axes == "risks" else ("mu1", "mu2")
+        x, y = frame[cols[0]].to_numpy(float), frame[cols[1]].to_numpy(float)
+        sizes = np.full(x.size, 6.0)
+        if sizes.size:
+            sizes[-1] = 12.0
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines+markers", name=name,
+            customdata=np.column_stack([frame["iteration"].to_numpy(),
+                                        frame["c_bound"].to_numpy(float)]),
+            line=dict(color=color, width=1.5), marker=dict(size=sizes, color=color,
+                                                           line=dict(color="white", width=1)),
+            hovertemplate=(f"{name}<br>iteration %{{customdata[0]}}: {sx} = %{{x:.4f}}, "
+                           f"{sy} = %{{y:.4f}}<br>C-bound = %{{customdata[1]:.4f}}"
+                           "<extra></extra>")))
+    if point is not None:
+        x, y = float(point[0]), float(point[1])
+        fig.add_trace(go.Scatter(
+            x=[x], y=[y], mode="markers", name=f"chosen point ({sx} = {x:.3f}, {sy} = {y:.3f})",
+            marker=dict(symbol="star", size=18, color=YELLOW, line=dict(color=BLACK, width=1.5)),
+            hovertemplate=f"chosen point<br>{sx} = %{{x:.3f}}, {sy} = %{{y:.3f}}<extra></extra>"))
+    what = ("C = 1 − (1 − 2r)² / (1 − 2d) (Lacasse et al. 2006)" if axes == "risks"
+            else "C = 1 − μ₁² / μ₂ (Lacasse et al. 2006)")
+    _style(fig, title=f"The C-bound over the plane<br><sup>{what}; contours every 0.1</sup>",
+           x_title=AXES[axes][0], y_title=AXES[axes][1], uirevision=f"{uirevision}_{axes}",
+           height=470, legend_width=520)
+    fig.update_xaxes(range=[0.0, top])
+    fig.update_yaxes(range=[0.0, top])
+    return fig
+
+
+def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
+    """The C-bound and the first-order bound 2r along the valid part of the line at ``x`` (a
+    frame from :func:`cbviz.explorer.c_bound_slice`); ``y`` marks the chosen point on it."""
+    sx, sy = _symbols(axes)
+    ys = line["y"].to_numpy(float)
+    c = line["c_bound"].to_numpy(float)
+    first = float(line["first_order"].iloc[0])
+    r = (1.0 - x) / 2.0 if axes == "moments" else float(x)
+    fig = _figure()
+    fig.add_trace(go.Scatter(
+        x=ys, y=c, mode="lines", name="C-bound", line=dict(color=BLUE, width=3),
+        hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=[ys[0], ys[-1]], y=[first, first], mode="lines", name=f"first-order bound 2r = {first:.3f}",
+        line=dict(color=VERMILION, width=2, dash="dash"),
+        hovertemplate="2r = %{y:.3f}<extra></extra>"))
+    cross = r if axes == "risks" else x  # d = r, i.e. mu2 = mu1
+    if ys[0] <= cross <= ys[-1]:
+        fig.add_trace(go.Scatter(
+            x=[cross], y=[first], mode="markers", name=f"{sy} where C = 2r",
+            marker=dict(symbol="circle-open", size=12, color=BLACK, line=dict(width=2)),
+            hovertemplate=f"{sy} = %{{x:.3f}}: C = 2r = %{{y:.3f}}<extra></extra>"))
+    if y is not None and ys[0] <= y <= ys[-1]:
+        cy = float(np.interp(y, ys, c))
+        fig.add_trace(go.Scatter(
+            x=[y], y=[cy], mode="markers", name="chosen point",
+            marker=dict(symbol="star", size=16, color=YELLOW, line=dict(color=BLACK, width=1.5)),
+            hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
+    better = "d > r" if axes == "risks" else "μ₂ < μ₁"
+    _style(fig, title=f"C-bound and 2r along {sx} = {x:.3f}<br><sup>the C-bound falls as the "
+           f"voters disagree more; it beats 2r where {better}</sup>",
+           x_title=AXES[axes][1] + (" (reachable part)" if axes == "risks" else ""),
+           y_title="bound on the majority vote's error", uirevision=f"{uirevision}_{axes}",
+           height=470, legend_width=380)
+    fig.update_yaxes(range=[0.0, 1.02])
+    return fig
+
+
+def toy_grid_figure(summary, uirevision="toy_grid"):
+    """Which voter errs on which example, and the majority vote's row beneath them."""
+    n, m = summary.wrong.shape
+    z = np.vstack([summary.wrong, summary.majority_wrong[None, :]]).astype(float)
+    rows = [f"voter {j + 1} ({int(c)} wrong)" for j, c in enumerate(summary.wrong.sum(axis=1))]
+    rows.append(f"majority vote ({int(summary.majority_wrong.sum())} wrong)")
+    cols = [str(i + 1) for i in range(m)]
+    count = np.broadcast_to(summary.wrong_count, z.shape)
+    fig = _figure(go.Heatmap(
+        x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, showscale=False, xgap=3, ygap=3,
+        colorscale=[[0.0, "#E8EEF4"], [0.5, "#E8EEF4"], [0.5, VERMILION], [1.0, VERMILION]],
+        text=np.where(z > 0, "×", ""), texttemplate="%{text}",
+        textfont=dict(color="white", size=18), customdata=count, showlegend=False,
+        hovertemplate=("example %{x}, %{y}<br>%{customdata} of " + str(n)
+                       + " voters wrong on this example<extra></extra>")))
+    for name, color in (("wrong (×)", VERMILION), ("right", "#E8EEF4")):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
+                                 marker=dict(symbol="square", size=12, color=color,
+                                             line=dict(color=GREY, width=1))))
+    _style(fig, title=f"Who errs where<br><sup>the vote errs where at least "
+           f"{summary.threshold} of the {n} voters err</sup>", x_title="example",
+           y_title="", uirevision=uirevision, height=60 * (n + 1) + 120)
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(type="category")
+    return fig
+
+
+def toy_bars_figure(summary, uirevision="toy_bars"):
+    """Each voter's error, the vote's error, r and d, and the two bounds on the vote's error."""
+    n = summary.wrong.shape[0]
+    groups = (
+        ("voters' errors", SKY, [f"voter {j + 1}" for j in range(n)],
+         list(summary.voter_errors)),
+        ("majority vote's error", VERMILION, ["vote"], [summary.majority_error]),
+        ("Gibbs risk r, disagreement d", GREY, ["r", "d"],
+         [summary.gibbs_risk, summary.disagreement]),
+        ("bounds on the vote's error", BLUE, ["C", "2r"],
+         [summary.c_bound, summary.first_order]),
+    )
+    fig = _figure()
+    for name, color, x, y in groups:
+        fig.add_trace(go.Bar(
+            x=x, y=y, name=name, marker=dict(color=color, line=dict(color=BLACK, width=0.5)),
+            text=[f"{v:.3f}" for v in y], textposition="outside", cliponaxis=False,
+            hovertemplate="%{x} = %{y:.4f}<extra>" + name + "</extra>"))
+    _style(fig, title="Errors, r, d and the bounds<br><sup>uniform vote of the "
+           f"{n} voters; C-bound C defined when r < 1/2</sup>", x_title="",
+           y_title="fraction of the examples", uirevision=uirevision, height=360,
+           legend_width=420)
+    fig.update_yaxes(range=[0.0, max(1.0, summary.first_order) * 1.12])
+    fig.update_xaxes(tickangle=0)
+    fig.update_layout(bargap=0.25)
+    return fig
+
+
+def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None, limit=None,
+                      m_run=None, uirevision="pac_vs_m"):
+    """The four PAC-Bayes bounds against the sample size m (log axis).
+
+    ``table``: from :func:`cbviz.explorer.bounds_vs_m`; ``chosen``: the bound the ``target``,
+    the smallest m that reaches it (``needed``, None if none) and its m -> infinity ``limit``
+    refer to; ``m_run``: the sample size of a run, drawn as a vertical line.
+    """
+    m = table["m"].to_numpy(float)
+    fig = _figure()
+    for key, name in PAC_BOUNDS.items():
+        color, dash = _BOUND_LOOK[key]
+        fig.add_trace(go.Scatter(
+            x=m, y=table[key].to_numpy(float), mode="lines", name=name,
+            line=dict(color=color, width=3 if key == chosen else 1.8, dash=dash),
+            hovertemplate=f"m = %{{x:,.0f}}<br>{name} = %{{y:.4f}}<extra></extra>"))
+    span = [float(m.min()), float(m.max())]
+    if limit is not None and chosen is not None:
+        fig.add_trace(go.Scatter(
+            x=span, y=[limit, limit], mode="lines", name=f"as m → ∞: {limit:.3f}",
+            line=dict(color=_BOUND_LOOK[chosen][0], width=1.2, dash="dot"),
+            hovertemplate="limit of the chosen bound = %{y:.4f}<extra></extra>"))
+    if target is not None:
+        fig.add_trace(go.Scatter(
+            x=span, y=[target, target], mode="lines", name=f"target {target:.3f}",
+            line=dict(color=GREY, width=1.5, dash="dash"),
+            hovertemplate="target = %{y:.4f}<extra></extra>"))
+    if needed is not None and target is not None:
+        fig.add_trace(go.Scatter(
+            x=[needed], y=[target], mode="markers", name=f"smallest m: {needed:,}",
+            marker=dict(symbol="star", size=16, color=YELLOW, line=dict(color=BLACK, width=1.5)),
+            hovertemplate="smallest m = %{x:,.0f}<extra></extra>"))
+    if m_run is not None:
+        fig.add_trace(go.Scatter(
+            x=[m_run, m_run], y=[0.0, 1.02], mode="lines", name=f"m of the step page's run ({m_run:,})",
+            line=dict(color=BLACK, width=1.2, dash="dot"),
+            hovertemplate="m of the step page's run = %{x:,.0f}<extra></extra>"))
+    _style(fig, title=f"PAC-Bayes bounds against the sample size<br><sup>KL(Q‖P) = {_g(kl)} "
+           f"nats; δ = {_g(delta)}; each holds with probability ≥ 1 − δ</sup>",
+           x_title="training examples m (log scale)",
+           y_title="bound on the true risk of the vote", uirevision=uirevision, height=440,
+           legend_width=800, hovermode="x unified")
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(range=[0.0, 1.02])
+    return fig

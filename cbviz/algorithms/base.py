@@ -7,6 +7,8 @@ returns an immutable :class:`Record`; ``done`` and ``stop_reason`` say when and 
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 import time
 from dataclasses import dataclass
 
@@ -124,16 +126,51 @@ def check_labels(y, m):
     return y.astype(float)
 
 
+def check_outputs(op, which="H"):
+    """Refuse a dense voter matrix with an output that is not a finite number in [-1, 1].
+
+    The bounds assume voters h: X -> [-1, 1]; outside it the Gibbs risk and the PAC-Bayes
+    bounds come out as numbers that mean nothing (a negative risk, a bound below 0).  Pools'
+    own operators (stumps) produce +-1 by construction and are not scanned.
+    """
+    H = getattr(op, "H", None)
+    if H is None:
+        return op
+    bad = np.flatnonzero((~np.isfinite(H) | (np.abs(H) > 1.0 + 1e-12)).any(axis=0))
+    if bad.size:
+        k = int(bad[0])
+        i = int(np.flatnonzero(~np.isfinite(H[:, k]) | (np.abs(H[:, k]) > 1.0 + 1e-12))[0])
+        raise ParameterError(f"{which} column {k}: voter outputs must be finite numbers in "
+                             f"[-1, 1]; example {i} has {H[i, k]!r} ({bad.size} such column"
+                             f"{'s' * (bad.size > 1)})")
+    return op
+
+
 def check_int(name, value, low=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ParameterError(f"{name} must be an integer >= {low}, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < low:
+        raise ParameterError(f"{name} must be an integer >= {low}; got {str(value)[:40]!r}")
     return int(value)
 
 
+def check_real(name, value, low=-np.inf, high=np.inf, low_open=False, high_open=False):
+    """``value`` as a float in the interval, else :class:`ParameterError` naming it.
+
+    Any real number type is accepted (NumPy scalars included); bools, NaN and infinities are
+    not.
+    """
+    ok = (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+          and math.isfinite(value)
+          and (value > low if low_open else value >= low)
+          and (value < high if high_open else value <= high))
+    if not ok:
+        interval = (f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}")
+        raise ParameterError(f"{name} must be a finite number in {interval}; got "
+                             f"{str(value)[:40]!r}")
+    return float(value)
+
+
 def check_delta(delta):
-    if not (isinstance(delta, (int, float)) and 0.0 < delta <= 1.0):
-        raise ParameterError(f"delta must be in (0, 1], got {delta!r}")
-    return float(delta)
+    return check_real("delta", delta, 0.0, 1.0, low_open=True)
 
 
 class Run:
@@ -145,14 +182,14 @@ class Run:
     """
 
     def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, delta=0.05, describe=None):
-        self.H = as_operator(H)
+        self.H = check_outputs(as_operator(H), "H")
         m, n = self.H.shape
         self.y = check_labels(y, m)
         if n == 0:
             raise ParameterError("the voter pool is empty")
         if (H_test is None) != (y_test is None):
             raise ParameterError("give both H_test and y_test, or neither")
-        self.H_test = None if H_test is None else as_operator(H_test)
+        self.H_test = None if H_test is None else check_outputs(as_operator(H_test), "H_test")
         self.y_test = None if y_test is None else check_labels(y_test, self.H_test.shape[0])
         if self.H_test is not None and self.H_test.shape[1] != n:
             raise ParameterError(f"H_test has {self.H_test.shape[1]} voters, H has {n}")

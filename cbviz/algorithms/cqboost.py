@@ -34,18 +34,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ParameterError, Run, _first_argmax, check_delta, check_int
+from .base import Run, _first_argmax, check_delta, check_int, check_real
 from .qp import check_mu, drop_tiny, solve_qp, unreachable_mu
 
 __all__ = ["CqBoost", "CqBoostRun"]
-
-
-def check_epsilon(epsilon):
-    """``epsilon`` (tolerance of the dual-constraint test) must be a finite number >= 0."""
-    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.integer, np.floating)) \
-            or not 0.0 <= epsilon < np.inf:
-        raise ParameterError(f"epsilon must be a finite number >= 0, got {epsilon!r}")
-    return float(epsilon)
 
 
 class CqBoostRun(Run):
@@ -154,7 +146,7 @@ class CqBoost:
 
     def __init__(self, mu=0.05, epsilon=1e-6, max_iter=100, delta=0.05):
         self.mu = check_mu(mu)
-        self.epsilon = check_epsilon(epsilon)
+        self.epsilon = check_real("epsilon", epsilon, 0.0)  # the dual-constraint tolerance
         self.max_iter = check_int("max_iter", max_iter)
         self.delta = check_delta(delta)
 

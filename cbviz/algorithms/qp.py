@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from cvxopt import matrix, solvers
 
-from .base import ParameterError
+from .base import ParameterError, check_real
 
 __all__ = ["QPError", "QPSolution", "check_mu", "drop_tiny", "solve_qp", "unreachable_mu"]
 
@@ -92,10 +92,7 @@ def solve_qp(P, c, G, h, A, b, *, what, hint):
 
 def check_mu(mu):
     """``mu`` (the first moment of the margin to reach) must be a number in (0, 1]."""
-    if isinstance(mu, bool) or not isinstance(mu, (int, float, np.integer, np.floating)) \
-            or not 0.0 < mu <= 1.0:
-        raise ParameterError(f"mu must be in (0, 1], got {mu!r}")
-    return float(mu)
+    return check_real("mu", mu, 0.0, 1.0, low_open=True)
 
 
 def unreachable_mu(mu, largest, program):

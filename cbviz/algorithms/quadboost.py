@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ParameterError, Run, _first_argmax, check_delta, check_int
+from .base import ParameterError, Run, _first_argmax, check_delta, check_int, check_real
 
 __all__ = ["REGULARIZATIONS", "QuadBoost", "QuadBoostRun", "coordinate_weight", "penalty",
            "theorem1_norm"]
@@ -54,13 +54,6 @@ _THEOREM1_P = {None: 1.0, "l1": 1.0, "l2": 2.0, "linf": np.inf}
 _TOL = 1e-12  # descent rate below which a step counts as no progress (round-off in H^T r / m)
 
 
-def _check_nonnegative(name, value, positive):
-    ok = (not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
-          and np.isfinite(value) and (value > 0 if positive else value >= 0))
-    if not ok:
-        low = "> 0" if positive else ">= 0"
-        raise ParameterError(f"{name} must be a finite number {low}, got {value!r}")
-    return float(value)
 
 
 def penalty(regularization, lam, w):
@@ -241,11 +234,11 @@ class QuadBoost:
         self.regularization = regularization
         if regularization in _USES_LAM:
             lam = DEFAULT_LAM[regularization] if lam is None else lam
-            self.lam = _check_nonnegative(
-                f"lam for regularization={regularization!r}", lam, positive=True)
+            self.lam = check_real(f"lam for regularization={regularization!r}", lam, 0.0,
+                                  low_open=True)
         else:
             self.lam = 0.0
-        self.alpha_max = _check_nonnegative("alpha_max", alpha_max, positive=True)
+        self.alpha_max = check_real("alpha_max", alpha_max, 0.0, low_open=True)
         self.max_iter = check_int("max_iter", max_iter)
         if not isinstance(reweight, (bool, np.bool_)):
             raise ParameterError(f"reweight must be True or False, got {reweight!r}")

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ParameterError, check_delta, check_int
+from .base import check_delta, check_int, check_real
 from .reweighting import ReweightingRun
 
 __all__ = ["VEBBoost", "VEBBoostRun", "veb_cost"]
@@ -48,10 +48,7 @@ def veb_cost(F, y, lam):
 
 
 def check_lam(lam):
-    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) \
-            or not 0.0 <= lam <= 1.0:
-        raise ParameterError(f"lam must be a number in [0, 1], got {lam!r}")
-    return float(lam)
+    return check_real("lam", lam, 0.0, 1.0)
 
 
 class VEBBoostRun(ReweightingRun):

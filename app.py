@@ -40,6 +40,10 @@ Theorem 3), so every step is one pass over the data.
   the decision regions and, for CB-Boost, the one-direction curve of Theorem 3.
 - **Gradient vs exhaustive**: every candidate voter scored by the gradient rule and by the
   exact C-bound decrease; both rules run side by side.
+- **Compare algorithms**: any of them, with scikit-learn's ensembles, on the same data and
+  voters: C-bound, errors, KL, sparsity, time, bounds and decision regions.
+- **C-bound explorer**: the C-bound as a function of the Gibbs risk and the disagreement, a
+  three-voter vote you set by hand, and what the PAC-Bayes bounds cost in examples.
 """
     )
     if st.button("Start on the two-moons toy set", type="primary", key="home_start",
@@ -53,8 +57,10 @@ step_page = st.Page("app_pages/step_through_cbboost.py", title="Step through an 
 gradient_page = st.Page("app_pages/gradient_vs_exhaustive.py", title="Gradient vs exhaustive", icon=":material/explore:")
 compare_page = st.Page("app_pages/compare_algorithms.py", title="Compare algorithms",
                        icon=":material/compare_arrows:")
+explorer_page = st.Page("app_pages/cbound_explorer.py", title="C-bound explorer",
+                        icon=":material/insights:")
 navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
-                            step_page, gradient_page, compare_page])
+                            step_page, gradient_page, compare_page, explorer_page])
 
 publish_sidebar()
 try:

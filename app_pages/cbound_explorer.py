@@ -95,7 +95,7 @@ def other_runs():
             if run.history:
                 found[f"gradient page: {rule} rule"] = explorer.trajectory(run.history)
     for name, frame in found.items():
-        outside = int((~explorer.is_valid(frame["gibbs_risk"], frame["disagreement"])).sum())
+        outside = int((frame["gibbs_risk"] >= 0.5).sum())
         notes.append(f"**{name}**: {len(frame)} iterations, one point each (the last one larger), "
                      f"at its training r and d; C-bound {frame['c_bound'].iloc[0]:.3f} at the "
                      f"first, {frame['c_bound'].iloc[-1]:.3f} at the last."
@@ -144,9 +144,10 @@ for note in run_notes:
 st.subheader("Three voters, ten examples", divider="gray")
 st.markdown(
     "Choose which of the ten examples each voter gets wrong. The vote gives the three voters "
-    "equal weight (Q uniform), so it errs exactly where at least two of them err. Their errors "
-    "cancel when they fall on different examples; the disagreement d measures how often that "
-    "happens.")
+    "equal weight (Q uniform), so it errs exactly where at least two of them err. An error is "
+    "outvoted when the other two voters are right on that example; for a given number of "
+    "errors, the disagreement d (how often two voters drawn at random differ on an example) is "
+    "largest when the errors fall on different examples.")
 
 
 def preset(name):
@@ -223,13 +224,14 @@ key = q[0].selectbox("Bound", list(bounds.PAC_BOUNDS), format_func=bounds.PAC_BO
 target = q[1].number_input("Target", 0.01, 1.0, step=0.05, format="%.3f",
                            **state.bind(STORE, "target", "cbx_target"),
                            help="the largest bound on the true risk you would accept")
-q[2].button("Use the map's point", key="cbx_use_point", on_click=use_map_point,
+q[2].button("From the map", key="cbx_use_point", on_click=use_map_point,
             icon=":material/my_location:", width="stretch",
-            help=f"r = {page['r']:.3f}, d = {page['d']:.3f} from the map above")
+            help=f"the point chosen on the map above: r = {page['r']:.3f}, d = {page['d']:.3f}")
 run = step_record()
-q[3].button("Use the step page's run", key="cbx_use_run", on_click=use_run,
+q[3].button("From the step page", key="cbx_use_run", on_click=use_run,
             disabled=run is None, icon=":material/footprint:", width="stretch",
-            help="r, d and KL of its last iteration, δ of the sidebar" if run is not None
+            help="r, d and KL of the last iteration of the step page's run, δ of the sidebar"
+            if run is not None
             else "no iteration on the step page yet")
 
 

@@ -76,10 +76,10 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
         x=bx, y=by, mode="lines", name="C = 0: every margin equal (μ₂ = μ₁²)",
         line=dict(color=BLACK, width=2),
         hovertemplate=f"{sx} = %{{x:.3f}}, {sy} = %{{y:.3f}}: C = 0<extra></extra>"))
-    side = "above" if axes == "risks" else "below"
+    line = ("d = r: C = 2r (C < 2r above the line)" if axes == "risks"
+            else "μ₂ = μ₁ (d = r): C = 2r (C < 2r below the line)")
     fig.add_trace(go.Scatter(
-        x=[0.0, top], y=[0.0, top], mode="lines",
-        name=f"d = r: C = 2r (C < 2r {side} the line)",
+        x=[0.0, top], y=[0.0, top], mode="lines", name=line,
         line=dict(color=VERMILION, width=2, dash="dash"),
         hovertemplate=f"{sx} = {sy} = %{{x:.3f}}: C = 2r<extra></extra>"))
     for (name, frame), color in zip(dict(trajectories).items(), _TRAJECTORY_COLORS * 4):
@@ -120,16 +120,16 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
     ys = line["y"].to_numpy(float)
     c = line["c_bound"].to_numpy(float)
     first = float(line["first_order"].iloc[0])
-    r = (1.0 - x) / 2.0 if axes == "moments" else float(x)
     fig = _figure()
     fig.add_trace(go.Scatter(
         x=ys, y=c, mode="lines", name="C-bound", line=dict(color=BLUE, width=3),
         hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
     fig.add_trace(go.Scatter(
-        x=[ys[0], ys[-1]], y=[first, first], mode="lines", name=f"first-order bound 2r = {first:.3f}",
+        x=[ys[0], ys[-1]], y=[first, first], mode="lines",
+        name=f"first-order bound 2r = {first:.3f}",
         line=dict(color=VERMILION, width=2, dash="dash"),
         hovertemplate="2r = %{y:.3f}<extra></extra>"))
-    cross = r if axes == "risks" else x  # d = r, i.e. mu2 = mu1
+    cross = x  # d = r in (r, d), mu2 = mu1 in (mu1, mu2): the diagonal either way
     if ys[0] <= cross <= ys[-1]:
         fig.add_trace(go.Scatter(
             x=[cross], y=[first], mode="markers", name=f"{sy} where C = 2r",
@@ -155,24 +155,24 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
     """Which voter errs on which example, and the majority vote's row beneath them."""
     n, m = summary.wrong.shape
     z = np.vstack([summary.wrong, summary.majority_wrong[None, :]]).astype(float)
-    rows = [f"voter {j + 1} ({int(c)} wrong)" for j, c in enumerate(summary.wrong.sum(axis=1))]
-    rows.append(f"majority vote ({int(summary.majority_wrong.sum())} wrong)")
+    rows = [f"voter {j + 1}" for j in range(n)] + ["majority vote"]
     cols = [str(i + 1) for i in range(m)]
-    count = np.broadcast_to(summary.wrong_count, z.shape)
+    count = np.broadcast_to(summary.wrong_count, z.shape).astype(str)
+    what = np.char.add(np.char.add(np.where(z > 0, "wrong; ", "right; "), count),
+                       f" of {n} voters wrong on this example")
     fig = _figure(go.Heatmap(
         x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, showscale=False, xgap=3, ygap=3,
         colorscale=[[0.0, "#E8EEF4"], [0.5, "#E8EEF4"], [0.5, VERMILION], [1.0, VERMILION]],
         text=np.where(z > 0, "×", ""), texttemplate="%{text}",
-        textfont=dict(color="white", size=18), customdata=count, showlegend=False,
-        hovertemplate=("example %{x}, %{y}<br>%{customdata} of " + str(n)
-                       + " voters wrong on this example<extra></extra>")))
+        textfont=dict(color="white", size=18), customdata=what, showlegend=False,
+        hovertemplate="example %{x}, %{y}: %{customdata}<extra></extra>"))
     for name, color in (("wrong (×)", VERMILION), ("right", "#E8EEF4")):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
                                  marker=dict(symbol="square", size=12, color=color,
                                              line=dict(color=GREY, width=1))))
     _style(fig, title=f"Who errs where<br><sup>the vote errs where at least "
            f"{summary.threshold} of the {n} voters err</sup>", x_title="example",
-           y_title="", uirevision=uirevision, height=60 * (n + 1) + 120)
+           y_title="", uirevision=uirevision, height=60 * (n + 1) + 120, legend_width=300)
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(type="category")
     return fig
@@ -240,7 +240,8 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
             hovertemplate="smallest m = %{x:,.0f}<extra></extra>"))
     if m_run is not None:
         fig.add_trace(go.Scatter(
-            x=[m_run, m_run], y=[0.0, 1.02], mode="lines", name=f"m of the step page's run ({m_run:,})",
+            x=[m_run, m_run], y=[0.0, 1.02], mode="lines",
+            name=f"m of the step page's run ({m_run:,})",
             line=dict(color=BLACK, width=1.2, dash="dot"),
             hovertemplate="m of the step page's run = %{x:,.0f}<extra></extra>"))
     _style(fig, title=f"PAC-Bayes bounds against the sample size<br><sup>KL(Q‖P) = {_g(kl)} "

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import values
 from streamlit.testing.v1 import AppTest
 
 STEP = "app_pages/step_through_cbboost.py"
@@ -41,14 +42,6 @@ def shown(text):
     """What a reader sees of a markdown string: the escaping backslashes removed."""
     import re
     return re.sub(r"\\(.)", r"\1", text)
-
-
-def values(v):
-    """A Plotly JSON array (a list, or a typed array ``{"dtype", "bdata"}``) as floats."""
-    if isinstance(v, dict):
-        import base64
-        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).astype(float)
-    return np.asarray(v, dtype=float)
 
 
 def show_all_charts(at):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import values
 from sklearn.datasets import make_moons
 from streamlit.testing.v1 import AppTest
-from test_app import values
 
 from cbviz import bounds
 from cbviz.algorithms.cbboost import CBBoost

@@ -2,15 +2,28 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from cbviz.data import (TOY_KINDS, DataError, Dataset, Split, TanhNormalizer,
-                        add_feature_noise, catalogue, class_labels, load_csv, load_dataset,
-                        make_toy, prepare, train_test)
+from cbviz.data import (
+    TOY_KINDS,
+    DataError,
+    Dataset,
+    Split,
+    TanhNormalizer,
+    add_feature_noise,
+    catalogue,
+    class_labels,
+    load_csv,
+    load_dataset,
+    make_toy,
+    prepare,
+    train_test,
+)
 
 EXAMPLE_CSV = Path(__file__).resolve().parents[1] / "assets" / "example.csv"
 
@@ -502,3 +515,34 @@ def test_example_csv_loads_and_matches_its_generator():
     assert ds.label_mapping == {"pear": 1, "apple": -1}
     assert ds.notes == ()
     pd.testing.assert_frame_equal(pd.read_csv(EXAMPLE_CSV), example_frame())
+
+
+# ---------------------------------------------------------------- hostile files (issue 13)
+
+@pytest.mark.parametrize("content, message", [
+    (b"a,b,label\n0,13,1,0\n2,5,0\n3,1,1\n1,1,0\n",
+     "line 2 has 4 fields but the first line has 3"),                      # decimal comma
+    (b"a,b,label\n1,2,0\n3,4,1,7\n", "line 3 has 4 fields"),
+    (b"a,label,label\n1,2,0\n3,4,1\n", "column names must be unique; repeated: 'label'"),
+    (b"a,b,label\n1e308,2,0\n-1e308,4,1\n5,5,0\n6,6,1\n", "values beyond"),
+    (b"a,b,label\ninf,2,0\n3,4,1\n", "missing value"),
+    ((",".join(f"c{i}" for i in range(5001)) + ",label\n" + "1," * 5001 + "0\n").encode(),
+     "at most 5,000 are read"),
+])
+def test_hostile_files_are_refused_with_the_reason(content, message):
+    with pytest.raises(DataError, match=re.escape(message)):
+        load_csv(content)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-8-sig"])
+def test_other_encodings_are_read(encoding):
+    ds = load_csv("a,b,label\n1,2,0\n3,4,1\n5,7,0\n".encode(encoding))
+    assert ds.feature_names == ("a", "b")
+    np.testing.assert_array_equal(ds.X, [[1, 2], [3, 4], [5, 7]])
+
+
+def test_a_file_without_header_gets_named_columns():
+    ds = load_csv(b"1,2,0\n3,4,1\n5,7,0\n")
+    assert ds.feature_names == ("col0", "col1")
+    from cbviz.data import csv_columns
+    assert csv_columns(b"1,2,0\n3,4,1\n5,7,0\n") == ["col0", "col1", "col2"]

@@ -1,6 +1,8 @@
 """Loading a user CSV file: size limits, decoding, parsing, label column, validation."""
 from __future__ import annotations
 
+import codecs
+import csv
 import difflib
 import io
 import numbers
@@ -68,13 +70,50 @@ def _read_raw(file, max_bytes):
     return data, name
 
 
+MAX_COLUMNS = 5000
+MAX_MAGNITUDE = 1e100  # beyond it, squares and differences overflow float64 in the bounds/plots
+
+
 def _decode(data):
+    """Text of the file: UTF-16 (by its byte-order mark, or its NUL pattern), UTF-8 (with or
+    without BOM), else latin-1 (with a note)."""
     if isinstance(data, str):
         return data, ()
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        return data.decode("utf-16"), ("decoded as UTF-16",)
+    head = data[:4096]
+    if len(head) >= 4 and head[1::2].count(0) > 0.9 * (len(head) // 2):
+        return data.decode("utf-16-le", errors="replace"), ("decoded as UTF-16 (no byte-order "
+                                                            "mark)",)
     try:
         return data.decode("utf-8-sig"), ()
     except UnicodeDecodeError:
         return data.decode("latin-1"), ("decoded as latin-1 (not valid UTF-8)",)
+
+
+def _check_shape(text, delim, header_fields, headerless):
+    """Refuse duplicated column names, too many columns, and rows with another number of
+    fields than the header (pandas would shift such a row, e.g. a decimal comma in a
+    comma-separated file, silently)."""
+    if not headerless:
+        seen = {}
+        for f in header_fields:
+            seen[f] = seen.get(f, 0) + 1
+        dup = [f"{f!r} ({n} times)" for f, n in seen.items() if n > 1]
+        if dup:
+            raise DataError(f"column names must be unique; repeated: {', '.join(dup[:5])}. "
+                            "Rename the copies")
+    if len(header_fields) > MAX_COLUMNS:
+        raise DataError(f"{len(header_fields):,} columns; at most {MAX_COLUMNS:,} are read (the "
+                        f"voter pool grows with every feature: 10 thresholds per feature would "
+                        f"be {20 * len(header_fields):,} stumps). Keep the columns you need")
+    width = len(header_fields)
+    for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), start=1):
+        if row and len(row) != width:
+            hint = (" If its numbers use a decimal comma, separate the fields with ';'."
+                    if delim == "," and len(row) > width else "")
+            raise DataError(f"line {number} has {len(row)} fields but the first line has "
+                            f"{width}; every row needs one value per column.{hint}")
 
 
 def _is_number(text: str) -> bool:
@@ -112,6 +151,7 @@ def _parse_csv(text: str):
     decimal = "," if delim != "," and _DECIMAL_COMMA.search(text[:65536]) else "."
     fields = [f.strip().strip('"') for f in first.split(delim)]
     headerless = len(fields) > 1 and all(_is_number(f.replace(decimal, ".")) for f in fields)
+    _check_shape(text, delim, fields, headerless)
     notes = [] if decimal == "." else ["numbers read with a decimal comma (fields separated "
                                        f"by {'tab' if delim == chr(9) else repr(delim)})"]
     try:
@@ -234,6 +274,12 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
                         "label=...)")
 
     A = feats.to_numpy(dtype=np.float64)
+    huge = np.isfinite(A) & (np.abs(A) > MAX_MAGNITUDE)
+    if huge.any():
+        k = int(np.flatnonzero(huge.any(axis=0))[0])
+        raise DataError(f"column {feats.columns[k]!r} has values beyond ±{MAX_MAGNITUDE:g} (e.g. "
+                        f"{A[huge[:, k], k][0]:g}); rescale it (divide by a power of ten): such "
+                        "numbers overflow the computations")
     missing = ~np.isfinite(A)
     if missing.any():
         rows = missing.any(axis=1)

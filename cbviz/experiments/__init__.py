@@ -1,0 +1,85 @@
+"""The CB-Boost paper's experiments, headless: ``python -m cbviz.experiments NAME``.
+
+Each experiment (:data:`EXPERIMENTS`) is split into independent units of work that run in
+parallel (joblib, or a Dask scheduler) and are saved one file per unit as they finish, so an
+interrupted run resumes where it stopped (:mod:`.runner`):
+
+``table2``  Table 2, test 0-1 loss after a seeded randomized search (:mod:`.table2`);
+``fig1``    Fig. 1, fit time versus n, m and T (:mod:`cbviz.bench`'s protocol, :mod:`.fig1`);
+``fig3``    Fig. 3, CB-Boost vs AdaBoost under Gaussian feature noise (:mod:`.noise`);
+``fig5``    Fig. 5, CB-Boost's C-bound beside MinCq(CB-Boost)'s per iteration (:mod:`.fig5`).
+
+Each has a ``quick`` preset (under a minute on 2 cores) and a ``full`` one (the paper's
+sizes where it states them).  The app's "Paper experiments" page calls
+:func:`run_experiment` and :func:`load_results`, the command line the same functions.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from .fig1 import FIG1
+from .fig5 import FIG5, FIG5_COLUMNS, FIG5_SUMMARY_COLUMNS, Fig5Config, fig5_frames
+from .noise import FIG3, FIG3_COLUMNS, Fig3Config, fig3_heatmap
+from .runner import Experiment, ProgressLine, Results, load, run
+from .table2 import SEARCH_COLUMNS, TABLE2, TABLE2_COLUMNS, Table2Config, wide
+
+__all__ = ["DEFAULT_OUT", "EXPERIMENTS", "FIG3_COLUMNS", "FIG5_COLUMNS", "FIG5_SUMMARY_COLUMNS",
+           "SEARCH_COLUMNS", "TABLE2_COLUMNS", "Experiment", "Fig3Config", "Fig5Config",
+           "ProgressLine", "Results", "Table2Config", "fig3_heatmap", "fig5_frames",
+           "load_results", "preset", "run_experiment", "wide"]
+
+EXPERIMENTS = {e.name: e for e in (TABLE2, FIG1, FIG3, FIG5)}
+DEFAULT_OUT = Path("experiment-results")
+
+
+def _experiment(name):
+    try:
+        return EXPERIMENTS[name]
+    except KeyError:
+        raise KeyError(f"unknown experiment {name!r}; choose one of {list(EXPERIMENTS)}") \
+            from None
+
+
+def preset(name, quick=True, **changes):
+    """The ``quick`` or ``full`` configuration of experiment ``name`` with ``changes``
+    (field names of its configuration dataclass; bad values raise ParameterError)."""
+    experiment = _experiment(name)
+    return replace(experiment.quick if quick else experiment.full, **changes)
+
+
+def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=DEFAULT_OUT, scheduler=None,
+                   progress=None, cancel=None):
+    """Run experiment ``name`` (its units not yet in ``out``) and return its :class:`Results`.
+
+    Parameters
+    ----------
+    name : {"table2", "fig1", "fig3", "fig5"}
+    quick : bool
+        The quick preset (True) or the full one; ignored when ``config`` is given.
+    config : configuration dataclass, optional
+        E.g. ``preset("table2", splits=1)``.
+    n_jobs, scheduler, progress, cancel
+        As :func:`cbviz.experiments.runner.run`: joblib processes, a Dask scheduler address
+        (or ``distributed.Client``), ``progress(done, total)``, ``cancel() -> bool``.
+    out : path
+        Results directory: ``out/<name>/{config.json, units/, <table>.csv}``.
+
+    Returns
+    -------
+    Results
+        ``.tables``: table2 ``{"table", "wide", "units"}``; fig1 ``{"n", "m", "T", "ratios",
+        "units"}``; fig3 ``{"errors", "differences", "units"}``; fig5 ``{"curves",
+        "summary", "units"}``.
+    """
+    experiment = _experiment(name)
+    if config is None:
+        config = experiment.quick if quick else experiment.full
+    return run(experiment, config, out, n_jobs=n_jobs, scheduler=scheduler, progress=progress,
+               cancel=cancel)
+
+
+def load_results(name, out=DEFAULT_OUT, config=None):
+    """What ``out`` holds for experiment ``name`` (the last run's configuration unless
+    ``config`` is given) as :class:`Results`, computing nothing; None if it was never run."""
+    return load(_experiment(name), out, config)

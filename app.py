@@ -42,6 +42,8 @@ Theorem 3), so every step is one pass over the data.
   exact C-bound decrease; both rules run side by side.
 - **Compare algorithms**: any of them, with scikit-learn's ensembles, on the same data and
   voters: C-bound, errors, KL, sparsity, time, bounds and decision regions.
+- **Paper experiments**: the CB-Boost paper's Table 2, Fig. 1, Fig. 3 and Fig. 5 on the
+  offline data sets, quick or full, resumable.
 - **C-bound explorer**: the C-bound as a function of the Gibbs risk and the disagreement, a
   three-voter vote you set by hand, and what the PAC-Bayes bounds cost in examples.
 """
@@ -59,8 +61,11 @@ compare_page = st.Page("app_pages/compare_algorithms.py", title="Compare algorit
                        icon=":material/compare_arrows:")
 explorer_page = st.Page("app_pages/cbound_explorer.py", title="C-bound explorer",
                         icon=":material/insights:")
+experiments_page = st.Page("app_pages/paper_experiments.py", title="Paper experiments",
+                           icon=":material/science:")
 navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
-                            step_page, gradient_page, compare_page, explorer_page])
+                            step_page, gradient_page, compare_page, explorer_page,
+                            experiments_page])
 
 publish_sidebar()
 try:

@@ -1,0 +1,121 @@
+"""Paper experiments: the CB-Boost paper's Table 2, Fig. 1, Fig. 3 and Fig. 5, reproduced."""
+import os
+from pathlib import Path
+
+import streamlit as st
+
+from cbviz import plots
+from cbviz.experiments import (
+    DEFAULT_OUT,
+    EXPERIMENTS,
+    fig3_heatmap,
+    fig5_frames,
+    load_results,
+    preset,
+    run_experiment,
+    wide,
+)
+from cbviz.ui import state
+from cbviz.ui.figures import export_charts
+from cbviz.ui.glossary import CB_BOOST_PAPER
+
+STORE = "exp_store"
+OUT = Path(os.environ.get("CBVIZ_RESULTS", DEFAULT_OUT))  # where the units are saved
+WHAT = {
+    "table2": "Test 0-1 loss of each algorithm after a seeded randomized search of its "
+              "hyper-parameters with 5-fold cross-validation, mean ± std over repeated splits.",
+    "fig1": "Fit time versus the number of voters n, of examples m and of iterations T, on the "
+            "same seeded data and stump pools for every algorithm.",
+    "fig3": "CB-Boost's mean test loss minus AdaBoost's under increasing Gaussian feature noise "
+            "(σ × each feature's training std; our protocol, the paper's Appendix F.1 is not "
+            "reproduced).",
+    "fig5": "CB-Boost's C-bound and errors per iteration beside MinCq(CB-Boost)'s: the lowest "
+            "C-bound any weights on the voters CB-Boost chose so far reach.",
+}
+
+st.title("Paper experiments")
+st.markdown(f"The experiments of {CB_BOOST_PAPER}, Sect. 5, on the data sets that work offline. "
+            "Every unit of work (a data set, a split, an algorithm) is saved as soon as it is "
+            "done, so a stopped run, a closed tab or a page reload loses nothing: the next run "
+            "starts where the last one stopped. The same runs from a terminal: "
+            "`python -m cbviz.experiments NAME --quick`.")
+
+cfg = state.store(STORE, {"name": "table2", "quick": True})
+c1, c2 = st.columns([3, 2])
+name = c1.selectbox("Experiment", list(EXPERIMENTS), format_func=lambda n: EXPERIMENTS[n].title,
+                    **state.bind(STORE, "name", "exp_name"))
+quick = c2.toggle("Quick preset (under a minute on 2 cores)",
+                  **state.bind(STORE, "quick", "exp_quick"),
+                  help="off: the full preset, the paper's sizes where it states them (hours "
+                       "for Table 2; use the terminal runner and its Dask option)")
+st.caption(WHAT[name])
+config = preset(name, quick)
+with st.expander("Configuration"):
+    st.json({k: v for k, v in vars(config).items()}, expanded=False)
+
+found = load_results(name, OUT, config)
+done = found.done if found else 0
+total = found.total if found else len(EXPERIMENTS[name].units(config))
+b1, b2 = st.columns([1, 3])
+start = b1.button("Run" if done == 0 else ("Run again (nothing to do)" if done == total
+                                           else "Resume"),
+                  type="primary", disabled=done == total, key="exp_run",
+                  help="any other click stops the run; the finished units stay saved")
+b2.progress(done / max(total, 1), text=f"{done} of {total} units saved")
+if start:
+    bar = st.progress(done / max(total, 1), text="running...")
+
+    def progress(k, n):
+        bar.progress(k / max(n, 1), text=f"{k} of {n} units done")
+
+    with st.spinner(f"Running {EXPERIMENTS[name].title}..."):
+        found = run_experiment(name, quick, config=config, out=OUT, progress=progress)
+    st.rerun()
+
+if not found or not found.done:
+    st.info("No unit of this experiment is saved yet: press **Run**.", icon=":material/science:")
+    st.stop()
+
+tables = found.tables
+figures = {}
+if name == "table2":
+    st.subheader("Table 2: test 0-1 loss (mean ± std over the splits)")
+    st.dataframe(wide(tables["table"]), hide_index=True, width="stretch")
+elif name == "fig1":
+    for sweep, axis, label in (("n", "n_voters", "number of voters n"),
+                               ("m", "m", "number of training examples m"),
+                               ("T", "T", "number of iterations T")):
+        frame = tables.get(sweep)
+        if frame is None or frame.empty:
+            continue
+        frames = {a: f.rename(columns={axis: "x"}) for a, f in frame.groupby("algorithm")}
+        title = f"Fit time versus {label}"
+        figures[title] = (lambda frames=frames, title=title, label=label: plots.compare_figure(
+            frames, "fit_s", title=title, y_title="fit time (s, log scale)", x_column="x",
+            x_title=label, log_y=True, uirevision=f"fig1_{title}"))
+        st.plotly_chart(figures[title](), key=f"exp_fig1_{sweep}", width="stretch")
+    if "ratios" in tables and not tables["ratios"].empty:
+        st.markdown("**Fit time relative to CB-Boost's** (same run)")
+        st.dataframe(tables["ratios"], hide_index=True, width="stretch")
+elif name == "fig3":
+    figures["Fig. 3 heatmap"] = lambda: fig3_heatmap(tables["differences"])
+    st.plotly_chart(figures["Fig. 3 heatmap"](), key="exp_fig3", width="stretch")
+else:
+    curves = tables["curves"]
+    for (dataset, split), _ in curves.groupby(["dataset", "split"], sort=False):
+        if split != 0:
+            continue
+        cb, mq = fig5_frames(curves, dataset, split)
+        title = f"Fig. 5 on {dataset}"
+        figures[title] = (lambda cb=cb, mq=mq: plots.mincq_on_voters_figure(cb, mq))
+        st.markdown(f"**{dataset}** (split 0)")
+        st.plotly_chart(figures[title](), key=f"exp_fig5_{dataset}", width="stretch")
+
+st.subheader("Tables")
+for table_name, table in tables.items():
+    with st.expander(f"{table_name} ({len(table)} rows)"):
+        st.dataframe(table, hide_index=True, width="stretch")
+        st.download_button(f"{table_name} (CSV)", table.to_csv(index=False),
+                           f"{name}_{table_name}.csv", "text/csv", key=f"exp_csv_{table_name}",
+                           on_click="ignore", icon=":material/download:")
+export_charts(figures, "exp_export")

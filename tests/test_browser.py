@@ -34,13 +34,14 @@ def _free_port():
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     port = _free_port()
+    env = {**os.environ, "CBVIZ_RESULTS": str(tmp_path_factory.mktemp("results"))}
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
     while True:
@@ -106,7 +107,7 @@ def button(page, text):
 
 def keyed(page, key):
     """The button drawn with Streamlit key ``key``."""
-    return page.locator(f".st-key-{key} button")
+    return page.locator(f".st-key-{key} button").first
 
 
 def test_home_then_step_through(server, page):
@@ -141,7 +142,7 @@ def test_home_then_step_through(server, page):
 def test_step_page_with_another_algorithm(server, page):
     page.goto(server + "/step_through_cbboost")
     settle(page)
-    page.get_by_label("Algorithm").click()
+    page.get_by_role("combobox", name="Algorithm").click()
     page.get_by_role("option", name="CqBoost").click()
     wait_text(page, "Step through CqBoost")
     keyed(page, "step_ten").click()
@@ -171,3 +172,34 @@ def test_bad_csv_upload_shows_message(server, page, tmp_path):
     wait_text(page, "could not be used")
     no_exception(page)
     shoot(page, "bad_csv")
+
+
+def test_compare_page(server, page):
+    page.goto(server + "/compare_algorithms")
+    settle(page)
+    keyed(page, "cmp_run").click()
+    wait_text(page, "At the last iteration")
+    page.locator(".js-plotly-plot").nth(6).wait_for()  # six curves and the bound panel
+    no_exception(page)
+    shoot(page, "compare_algorithms")
+
+
+def test_explorer_page(server, page):
+    page.goto(server + "/cbound_explorer")
+    settle(page)
+    page.locator(".js-plotly-plot").nth(1).wait_for()
+    no_exception(page)
+    shoot(page, "cbound_explorer")
+
+
+def test_experiments_page(server, page):
+    page.goto(server + "/paper_experiments")
+    settle(page)
+    page.get_by_role("combobox", name="Experiment").click()
+    page.get_by_role("option", name="Fig. 5", exact=False).click()
+    wait_text(page, "No unit of this experiment is saved yet")
+    keyed(page, "exp_run").click()
+    wait_text(page, "Tables")
+    page.locator(".js-plotly-plot").first.wait_for()
+    no_exception(page)
+    shoot(page, "paper_experiments")

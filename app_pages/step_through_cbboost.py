@@ -69,6 +69,9 @@ except ParameterError as exc:
     st.error(f"**{spec.name} cannot start with these settings.** {md(exc)}",
              icon=":material/error:")
     st.stop()
+note = st.session_state.pop("step_replay_note", None)
+if note:
+    st.warning(md(note), icon=":material/history:")
 wanted = st.session_state.pop("step_view_wanted", None)
 if wanted:
     st.session_state["step_view"] = min(wanted, max(1, len(run.history)))

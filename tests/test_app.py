@@ -291,6 +291,11 @@ def test_settings_json_round_trip_replays_the_same_run():
     (b'{"settings": {}, "run": {"algorithm": "cqboost", "params": {"mu": 7}, "max_iter": 3, '
      b'"iterations": 1}}', "mu must be in"),
     (b'{"settings": [], "run": {}}', "must be JSON objects"),
+    (b"[1, 2, 3]", "not exported by cbviz"),
+    (b'"a string"', "not exported by cbviz"),
+    (b"null", "not exported by cbviz"),
+    (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
+    (b'{"settings": {}, "run": {}, "pad": "' + b"x" * 400_000 + b'"}', "at most 20,000"),
     (b'{"settings": {}, "run": {"direction": "gradient", "max_iter": -3, "iterations": 1}}',
      "max_iter"),
 ])
@@ -528,3 +533,10 @@ def test_user_text_is_shown_literally():
                           feature_names=("<b>tag</b>", "%{x}"))
     assert fig.layout.xaxis.title.text == "&lt;b&gt;tag&lt;/b&gt;"
     assert "%{x}" not in fig.layout.yaxis.title.text
+
+
+def test_a_link_asking_for_more_iterations_than_the_run_has_says_so():
+    at = app(STEP, toy="moons", steps="40")  # this CB-Boost run stops after 15 voters
+    assert not at.exception
+    text = shown(" ".join(w.value for w in at.warning))
+    assert "asked for 40 iterations; this run stopped after 15" in text

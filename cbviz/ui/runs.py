@@ -10,6 +10,7 @@ from ..algorithms.registry import ALGORITHMS, make_algorithm
 from .sidebar import RUN_PREFIX
 
 RUN_KEY = RUN_PREFIX + "step"
+MAX_JSON_BYTES = 20_000
 
 
 def held_run(problem, settings, algorithm, params, max_iter):
@@ -23,11 +24,16 @@ def held_run(problem, settings, algorithm, params, max_iter):
         return held["run"]
     replay = st.session_state.pop("step_replay", None)
     target = replay if replay is not None else (len(held["run"].history) if held else 0)
+    st.session_state.pop("step_replay_note", None)
     run = make_algorithm(algorithm, int(max_iter), settings.delta, **params).start(
         problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test,
         describe=problem.pool.describe)
     while len(run.history) < target and run.step() is not None:
         pass
+    if replay and len(run.history) < replay:  # never replay a different run silently
+        st.session_state["step_replay_note"] = (
+            f"The link or file asked for {replay} iterations; this run stopped after "
+            f"{len(run.history)}: {run.stop_reason}.")
     st.session_state[RUN_KEY] = {"config": config, "run": run}
     st.session_state["step_view"] = max(1, len(run.history))
     return run
@@ -69,10 +75,15 @@ def read_json(raw):
     Files written before algorithms other than CB-Boost existed (a ``direction`` and no
     ``algorithm``) are read as CB-Boost runs.
     """
+    if len(raw) > MAX_JSON_BYTES:
+        raise ValueError(f"the file is {len(raw):,} bytes; a cbviz settings file is a few "
+                         f"hundred (at most {MAX_JSON_BYTES:,} are read)")
     try:
         payload = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"not a JSON file ({exc})") from None
+        raise ValueError(f"not a JSON file ({str(exc)[:80]})") from None
+    except RecursionError:
+        raise ValueError("not a cbviz settings file (nested too deeply)") from None
     if not isinstance(payload, dict) or "settings" not in payload or "run" not in payload:
         raise ValueError("this JSON was not exported by cbviz (no 'settings' and 'run' sections)")
     run = payload["run"]

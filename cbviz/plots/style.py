@@ -15,7 +15,7 @@ PURPLE, SKY, YELLOW, GREY, BLACK = "#CC79A7", "#56B4E9", "#F0E442", "#7F7F7F", "
 POS, NEG = VERMILION, BLUE  # label +1 / -1, matching the ends of the vote colorscale
 VOTE_SCALE = "RdBu_r"  # -1 blue, 0 white, +1 red
 
-ITERATION_AXIS = "iteration (voters in the vote)"
+ITERATION_AXIS = "iteration (step of the algorithm)"  # KLBoost: a pass; CB-Boost: a voter
 RISK_AXIS = "0-1 error (fraction of examples)"
 HEIGHT = 380
 

@@ -2,17 +2,19 @@
 
 Three commands (``python -m cbviz.bench COMMAND --help`` for the options):
 
-``python -m cbviz.bench [cbboost] [--m 11800 --d 784 --iters 20]``
-    CB-Boost's per-iteration time, on a seeded ``make_classification`` set of the CB-Boost
-    paper's MNIST 4-vs-9 size: (a) the stump operator (sorted prefix sums), 10 thresholds per
-    feature + complements; (b) the stump operator, every threshold; (c) the dense voter matrix,
-    10 thresholds per feature + complements; (d) scikit-learn's ``AdaBoostClassifier`` with
-    depth-1 trees, same number of iterations.  It prints one row per configuration and the
-    ratios the project tracks: d/a (target >= 20), c/a (target >= 5) and b/a (target <= 2).
+``python -m cbviz.bench [cbboost] [--m 11791 --d 784 --iters 20]``
+    The stump engine's table (:func:`measure`): CB-Boost's time per iteration on a seeded
+    ``make_classification`` set of the CB-Boost paper's MNIST 4-vs-9 size, with 10 equally
+    spaced thresholds per feature, 255 quantile bins and every midpoint (exact), each with
+    complements; scikit-learn's ``AdaBoostClassifier`` on depth-1 trees and
+    ``HistGradientBoostingClassifier`` with ``max_depth=1``; and a bare pass over the data
+    (``X.sum()``).  Everything runs with BLAS and OpenMP on one thread; CB-Boost also with the
+    engine's threads.  It prints the table, the memory of the binned data and the ratios the
+    project tracks (:func:`report`).
 
 ``python -m cbviz.bench algorithms [--m 11800 --d 784 --iters 20]``
-    Every algorithm of :data:`cbviz.algorithms.ALGORITHMS` on the data and pool of (a), with
-    scikit-learn's AdaBoost as the peer: :func:`algorithm_table`.
+    Every algorithm of :data:`cbviz.algorithms.ALGORITHMS` on the data and the 10-threshold
+    pool of the engine table, with scikit-learn's AdaBoost as the peer: :func:`algorithm_table`.
 
 ``python -m cbviz.bench fig1 [--quick] [--out DIR]``
     The CB-Boost paper's Fig. 1 protocol (Sect. 5.1): total fit time of MinCq, CqBoost,
@@ -34,23 +36,25 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.datasets import make_classification
-from sklearn.ensemble import AdaBoostClassifier
+from sklearn.ensemble import AdaBoostClassifier, HistGradientBoostingClassifier
 from sklearn.tree import DecisionTreeClassifier
+from threadpoolctl import threadpool_limits
 
 from .algorithms import ALGORITHMS, ParameterError
-from .voters import StumpPool, as_operator
+from .voters import ENGINE_THREADS, StumpPool, as_operator, use_engine_threads
 
-__all__ = ["ALGORITHM_COLUMNS", "FIG1_ALGORITHMS", "FIG1_COLUMNS", "QUICK_FIG1", "RATIO_COLUMNS",
-           "SKLEARN_ADABOOST", "Fig1Config", "Timing", "algorithm_table", "best_of", "best_run",
-           "build_voters", "fig1", "fig1_T", "fig1_m", "fig1_n", "fig1_ratios",
-           "format_algorithm_table", "format_fig1", "format_ratios", "main", "make_data",
-           "measure", "read_table", "report", "sub_pool", "time_run", "time_sklearn_adaboost",
-           "write_fig1"]
+__all__ = ["ALGORITHM_COLUMNS", "ENGINE_COLUMNS", "ENGINE_POOLS", "FIG1_ALGORITHMS",
+           "FIG1_COLUMNS", "QUICK_FIG1", "RATIO_COLUMNS", "SKLEARN_ADABOOST", "Fig1Config",
+           "Timing", "algorithm_table", "best_of", "best_run", "build_voters", "fig1", "fig1_T",
+           "fig1_m", "fig1_n", "fig1_ratios", "format_algorithm_table", "format_fig1",
+           "format_ratios", "main", "make_data", "measure", "read_table", "report", "sub_pool",
+           "time_run", "time_sklearn_adaboost", "time_sklearn_hgb", "write_fig1"]
 
 # hyper-parameters of the CB-Boost paper's experiments (Sect. 5.3): CqBoost mu = 0.001,
 # epsilon = 1e-6; MinCq mu = 0.05 when reachable (see _mincq_mu)
@@ -172,46 +176,122 @@ def _warm_up(keys):
         time_run(_factory(key, 3, H, y), H, y)
 
 
-# --------------------------------------------------------------------------- (default) CB-Boost
+# --------------------------------------------------------------------------- (default) the engine
 
-def measure(m=11800, d=784, iters=20, seed=0, dense=True):
-    """Rows ``(name, n_voters, setup_s, per_iter_s, iterations)`` for configurations (a)-(d).
+ENGINE_POOLS = (("10 thresholds", {"n_thresholds": 10}),
+                ("255 quantile bins", {"n_thresholds": 255, "binning": "quantile"}),
+                ("all midpoints (exact)", {"n_thresholds": "all"}))
+ENGINE_COLUMNS = ["configuration", "voters", "setup_s", "binned_mb", "iterations", "ms",
+                  "ms_1_thread", "record_ms"]
+BARE_PASS = "bare pass: X.sum() over the float64 data"
+SKLEARN_HGB = "sklearn HistGradientBoosting, max_depth=1"
 
-    CB-Boost's per-iteration time is the mean of steps 2..iters (step 1 only picks the best
-    voter); ``setup_s`` builds the pool and H.  AdaBoost's is its fit time / trees.
+
+def time_sklearn_hgb(X, y, iters, seed, repeat=3):
+    """Seconds per iteration of scikit-learn's ``HistGradientBoostingClassifier`` with
+    ``max_depth=1``, and the iterations that measure it: ``(fit(1 + 3 iters) - fit(1)) /
+    (3 iters)``, each fit the fastest of ``repeat``, so that binning the data (done in every
+    fit) is not counted, as the stump engine's binning is not."""
+    def fit(n):
+        def once():
+            hgb = HistGradientBoostingClassifier(max_depth=1, max_iter=n, early_stopping=False,
+                                                 random_state=seed)
+            t0 = time.perf_counter()
+            hgb.fit(X, y)
+            seconds = time.perf_counter() - t0
+            return seconds, (seconds, hgb.n_iter_)
+        return best_of(once, repeat, budget=np.inf)[0]
+    (t1, n1), (t2, n2) = fit(1), fit(1 + 3 * iters)
+    return (t2 - t1) / (n2 - n1), n2 - n1
+
+
+def _record_seconds(run, repeat=5):
+    """Median time of making one record (bounds, errors) from the run's current vote."""
+    last = run.history[-1]
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        run._record(last.index, last.alpha, {}, seconds=0.0)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def _median_step(run_once, repeat):
+    """The smallest, over ``repeat`` calls of ``run_once() -> Timing``, of the median time of
+    steps 2.. (the least disturbed by other processes), and the last run."""
+    best, timing = np.inf, None
+    for _ in range(repeat):
+        timing = run_once()
+        best = min(best, float(np.median(timing.steps[1:])) if timing.steps.size > 1 else np.nan)
+    return best, timing
+
+
+def measure(m=11791, d=784, iters=20, seed=0, sklearn_iters=5, repeat=3):
+    """The engine table (:data:`ENGINE_COLUMNS`, times in milliseconds) on ``make_data(m, d)``.
+
+    One row per pool of :data:`ENGINE_POOLS` (with complements): ``ms`` is CB-Boost's time
+    per step on the engine's :data:`~cbviz.voters.ENGINE_THREADS` threads, the median of steps
+    2..``iters`` (step 1 only picks the best voter), the smallest of ``repeat`` runs;
+    ``ms_1_thread`` the same on one thread; ``record_ms`` the part of a step that makes its
+    record (bounds, errors); ``setup_s`` fits the pool and bins the data; ``binned_mb`` is the
+    binned representation (:attr:`StumpOperator.nbytes <cbviz.voters.StumpOperator.nbytes>`).
+    Then scikit-learn's AdaBoost on depth-1 trees (fit time / trees, ``sklearn_iters``
+    trees), its HistGradientBoosting with ``max_depth=1`` (:func:`time_sklearn_hgb`) and the
+    bare pass (``X.sum()``, the smallest of ``repeat`` medians of 10 calls).  BLAS and OpenMP
+    are limited to one thread for the whole measurement (scikit-learn runs on one thread, and
+    no idle BLAS thread spins against the engine's).
     """
     X, y = make_data(m, d, seed)
     rows = []
-    for name, n_thr, as_dense in [("(a) operator, 10 thresholds", 10, False),
-                                  ("(b) operator, all thresholds", "all", False),
-                                  ("(c) dense matrix, 10 thresholds", 10, True)]:
-        if as_dense and not dense:
-            continue
-        t0 = time.perf_counter()
-        pool = StumpPool(n_thr).fit(X)
-        H = pool.transform(X) if as_dense else pool.operator(X)
-        setup = time.perf_counter() - t0
-        steps = time_run(ALGORITHMS["cbboost"].make(max_iter=iters), H, y).steps[1:]
-        rows.append((name, pool.n_voters_, setup, steps.mean() if steps.size else np.nan,
-                     steps.size))
-        del H
-    per, steps = time_sklearn_adaboost(X, y, iters, seed)
-    rows.append(("(d) sklearn AdaBoost, depth-1 trees", d, 0.0, per, steps))
-    return rows
+    with threadpool_limits(limits=1):
+        for label, params in ENGINE_POOLS:
+            t0 = time.perf_counter()
+            pool = StumpPool(**params).fit(X)
+            H = pool.operator(X)
+            setup = time.perf_counter() - t0
+            per = {}
+            for threads in (ENGINE_THREADS, 1):
+                with use_engine_threads(threads):
+                    per[threads], timing = _median_step(
+                        partial(time_run, ALGORITHMS["cbboost"].make(max_iter=iters), H, y),
+                        repeat)
+            rows.append(dict(configuration=label, voters=H.shape[1], setup_s=setup,
+                             binned_mb=H.nbytes / 1e6, iterations=timing.steps.size - 1,
+                             ms=per[ENGINE_THREADS] * 1e3, ms_1_thread=per[1] * 1e3,
+                             record_ms=_record_seconds(timing.run) * 1e3))
+            del H, pool, timing
+        ada, trees = time_sklearn_adaboost(X, y, sklearn_iters, seed)
+        hgb, hgb_iters = time_sklearn_hgb(X, y, iters, seed, repeat)
+        bare = min(float(np.median([_seconds(X.sum) for _ in range(10)])) for _ in range(repeat))
+    for label, seconds, n in ((SKLEARN_ADABOOST, ada, trees), (SKLEARN_HGB, hgb, hgb_iters),
+                              (BARE_PASS, bare, 1)):
+        rows.append(dict(configuration=label, voters=d, iterations=n, ms=seconds * 1e3,
+                         ms_1_thread=seconds * 1e3))
+    return pd.DataFrame(rows, columns=ENGINE_COLUMNS)
 
 
-def report(rows):
-    """The table of :func:`measure` and the ratios as text."""
-    lines = [f"{'configuration':38s} {'voters':>9s} {'setup s':>8s} {'ms/iter':>9s} {'iters':>6s}"]
-    for name, n, setup, per, steps in rows:
-        lines.append(f"{name:38s} {n:9d} {setup:8.2f} {per * 1e3:9.2f} {steps:6d}")
-    per = {row[0][:3]: row[3] for row in rows}
-    a = per["(a)"]
-    lines.append("")
-    lines.append(f"d/a = {per['(d)'] / a:6.1f}x  (AdaBoost per iteration / operator; target >= 20)")
-    if "(c)" in per:
-        lines.append(f"c/a = {per['(c)'] / a:6.1f}x  (dense matrix / operator; target >= 5)")
-    lines.append(f"b/a = {per['(b)'] / a:6.2f}x  (all thresholds / 10 thresholds; target <= 2)")
+def _seconds(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def report(table):
+    """:func:`measure`'s table as text, then the ratios against the project's targets."""
+    ms = table.set_index("configuration")["ms"]
+    one = table.set_index("configuration")["ms_1_thread"]
+    ten, q255, full = (label for label, _ in ENGINE_POOLS)
+    show = table.rename(columns={"ms": f"ms ({ENGINE_THREADS} threads)",
+                                 "ms_1_thread": "ms (1 thread)"})
+    ratios = [
+        (ms[SKLEARN_ADABOOST] / ms[ten], ">= 150", f"AdaBoost / {ten}"),
+        (ms[ten] / ms[BARE_PASS], "<= 1.5", f"{ten} / bare pass"),
+        (ms[q255] / ms[ten], "<= 1.25", f"{q255} / {ten}"),
+        (ms[SKLEARN_ADABOOST] / ms[full], ">= 15", f"AdaBoost / {full}"),
+        (one[SKLEARN_HGB] / one[ten], "> 1", f"HistGradientBoosting / {ten}, one thread each"),
+    ]
+    lines = [show.to_string(index=False, float_format=lambda x: f"{x:.2f}", na_rep=""), ""]
+    lines += [f"{r:8.2f}x  {name} (target {target})" for r, target, name in ratios]
     return "\n".join(lines)
 
 
@@ -240,7 +320,7 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
     """Time per iteration of every registered algorithm and of scikit-learn's AdaBoost.
 
     Data :func:`make_data(m, d, seed) <make_data>`, pool ``StumpPool(n_thresholds)`` with
-    complements as a stump operator (the pool of ``measure``'s row (a) by default).  Each
+    complements as a stump operator (the first pool of :func:`measure` by default).  Each
     algorithm runs ``iters`` steps with its registry defaults, except CqBoost (the paper's
     ``mu = 0.001``, ``epsilon = 1e-6``) and MinCq (``mu = 0.05``, or half its reach when 0.05
     is out of reach).  The caps, each stated in the row's ``note``:
@@ -565,12 +645,13 @@ def _parser():
     ap = argparse.ArgumentParser(prog="python -m cbviz.bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command")
-    cb = sub.add_parser("cbboost", help="CB-Boost's per-iteration table (the default)")
-    cb.add_argument("--m", type=int, default=11800, help="examples (default: MNIST 4v9 size)")
+    cb = sub.add_parser("cbboost", help="the stump engine's table (the default)")
+    cb.add_argument("--m", type=int, default=11791, help="examples (default: MNIST 4v9 size)")
     cb.add_argument("--d", type=int, default=784, help="features")
-    cb.add_argument("--iters", type=int, default=20, help="boosting iterations per configuration")
+    cb.add_argument("--iters", type=int, default=20, help="CB-Boost iterations per configuration")
     cb.add_argument("--seed", type=int, default=0)
-    cb.add_argument("--no-dense", action="store_true", help="skip (c), which needs m*n*8 bytes")
+    cb.add_argument("--sklearn-iters", type=int, default=5,
+                    help="AdaBoost trees (each costs about a second at the default size)")
 
     al = sub.add_parser("algorithms", help="time per iteration of every registered algorithm")
     al.add_argument("--m", type=int, default=11800, help="examples (default: MNIST 4v9 size)")
@@ -622,9 +703,10 @@ def main(argv=None):
         argv = ["cbboost"] + argv   # the original interface: options only
     args = _parser().parse_args(argv)
     if args.command == "cbboost":
-        rows = measure(args.m, args.d, args.iters, args.seed, dense=not args.no_dense)
-        print(f"CB-Boost per-iteration time, m={args.m}, d={args.d}, seed={args.seed}")
-        print(report(rows))
+        table = measure(args.m, args.d, args.iters, args.seed, args.sklearn_iters)
+        print(f"Time per iteration, m={args.m}, d={args.d}, seed={args.seed} (CB-Boost: median "
+              f"of steps 2..{args.iters}; BLAS and OpenMP on one thread)")
+        print(report(table))
     elif args.command == "algorithms":
         table = algorithm_table(args.m, args.d, args.iters, args.thresholds, args.seed,
                                 args.mincq_voters, args.cqboost_iters, args.klboost_passes,

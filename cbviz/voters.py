@@ -4,17 +4,27 @@ A pool is fitted on training inputs (``fit(X)``) and turns any inputs into the v
 matrix ``H`` (``transform(X)``, ``H[i, k] = h_k(x_i)``).  ``operator(X)`` gives the same
 matrix as a :class:`VoterOperator`, which iterative algorithms use through ``rmatvec``
 (``H^T v``), ``matvec`` (``H a``) and ``column(k)``.  For decision stumps the operator never
-builds ``H``: ``H^T v`` for every threshold of every feature comes from one sorted prefix
-sum per feature, O(m d) per call whatever the number of thresholds (DESIGN.md).
+builds ``H``: the inputs are binned once on the pool's thresholds, and ``H^T v`` for every
+threshold of every feature is one pass over the bins (a weighted histogram per feature and
+its running sum), O(m d) per call whatever the number of thresholds (DESIGN.md).  The
+kernels are compiled with numba at import (cached on disk) and release the GIL.
 """
 from __future__ import annotations
 
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from itertools import pairwise
+
+import numba
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_array
 
 __all__ = ["VoterOperator", "DenseOperator", "StumpOperator", "as_operator",
-           "StumpPool", "HyperplanePool", "RBFPool"]
+           "StumpPool", "HyperplanePool", "RBFPool", "BINNINGS", "ENGINE_THREADS",
+           "engine_threads", "use_engine_threads"]
 
 
 class VoterOperator:
@@ -113,45 +123,295 @@ def as_operator(H):
     return H if isinstance(H, VoterOperator) else DenseOperator(H)
 
 
+# --------------------------------------------------------------------------- binned stump engine
+#
+# A stump ``x_j > t`` only asks which side of its thresholds ``x_j`` falls.  Sort the distinct
+# thresholds ``T_1 < ... < T_K`` of feature j once; the *bin* of an example is
+# ``c = #{r: T_r < x_j}`` (0 .. K), so ``x_j > T_r`` exactly when ``c >= r``: the bins give the
+# same voters as the raw values, ties included.  Bins are stored feature-major (one row of
+# ``m`` unsigned codes per split feature: uint8 up to 255 thresholds).  The bins of every
+# feature sit side by side in one flat table: feature slot ``a`` spans
+# ``offsets[a] .. offsets[a + 1] - 1`` (K + 1 bins).  Every pass below is one read of the codes;
+# the kernels keep no state between calls (operators are shared between threads) and release
+# the GIL, and a pass is split over up to ``engine_threads()`` threads by feature or by example.
+# They are compiled when this module is imported (loaded from numba's disk cache after the
+# first time), so no call pays a compilation; they call no BLAS.
+
+_CODE_TYPES = (np.uint8, np.uint16, np.uint32)
+_SPLIT_BINS = 256       # features with at most this many bins get two half-histograms in L1
+_MIN_SPLIT_WORK = 1 << 18   # codes per thread below which a pass stays on one thread
+_MAX_THREADS = 4
+_LOCAL = threading.local()
+
+
+def _new_pool():
+    """The helper threads of split passes (a forked child gets its own: threads do not fork)."""
+    global _POOL
+    _POOL = ThreadPoolExecutor(max_workers=_MAX_THREADS - 1, thread_name_prefix="cbviz-engine")
+
+
+_new_pool()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_pool)
+
+
+def _default_threads():
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(_MAX_THREADS, cores or 1))
+
+
+ENGINE_THREADS = _default_threads()
+
+
+def engine_threads():
+    """Threads a stump-engine pass uses in the calling thread (see :func:`use_engine_threads`)."""
+    return getattr(_LOCAL, "threads", ENGINE_THREADS)
+
+
+@contextmanager
+def use_engine_threads(n):
+    """Run the stump engine's passes on ``n`` threads (1 .. 4) inside the block, for the calling
+    thread only (default :data:`ENGINE_THREADS`: the usable cores, at most 4).  Results do not
+    depend on it: every feature's histogram and every example's sum is computed whole by one
+    thread, in the same order."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= _MAX_THREADS:
+        raise ValueError(f"engine threads must be an integer in [1, {_MAX_THREADS}], got {n!r}")
+    before = engine_threads()
+    _LOCAL.threads = int(n)
+    try:
+        yield
+    finally:
+        _LOCAL.threads = before
+
+
+def _split(kernel, n_items, work, *args):
+    """``kernel(*args, lo, hi)`` over contiguous ranges of ``range(n_items)`` that cover it,
+    one per thread (the calling thread takes the first); ``work`` codes in all."""
+    t = int(max(1, min(engine_threads(), n_items, work // _MIN_SPLIT_WORK)))
+    cuts = [n_items * i // t for i in range(t + 1)]
+    futures = [_POOL.submit(kernel, *args, lo, hi) for lo, hi in pairwise(cuts[1:])]
+    kernel(*args, cuts[0], cuts[1])
+    for f in futures:
+        f.result()
+
+
+def _ro(dtype, ndim=1):
+    """Numba type of a C-contiguous input array (writable arrays convert to it)."""
+    return numba.types.Array(numba.from_dtype(np.dtype(dtype)), ndim, "C", readonly=True)
+
+
+_F64, _I64, _OUT = _ro(np.float64), _ro(np.int64), numba.float64[::1]
+
+
+def _kernel(*arg_types):
+    """A GIL-free kernel compiled at import for every code dtype (its first argument), cached
+    on disk so that later imports only load it."""
+    sigs = [numba.void(_ro(t, 2), *arg_types) for t in _CODE_TYPES]
+    return numba.njit(sigs, nogil=True, cache=True)
+
+
+@numba.njit(nogil=True, cache=True)
+def _four_histograms(codes, offsets, v, out, a, h):
+    """Cumulative histograms of features ``a .. a+3`` (each with at most ``_SPLIT_BINS`` bins).
+
+    Each feature's histogram is kept in two halves (even and odd examples) so that
+    consecutive updates of one bin do not wait on each other; ``v`` is read once for the
+    four features.
+    """
+    m = codes.shape[1]
+    h[:, :] = 0.0
+    r0, r1, r2, r3 = codes[a], codes[a + 1], codes[a + 2], codes[a + 3]
+    h0, h1, h2, h3, h4, h5, h6, h7 = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+    even = m - m % 2
+    for i in range(0, even, 2):
+        p, q = v[i], v[i + 1]
+        h0[r0[i]] += p
+        h1[r0[i + 1]] += q
+        h2[r1[i]] += p
+        h3[r1[i + 1]] += q
+        h4[r2[i]] += p
+        h5[r2[i + 1]] += q
+        h6[r3[i]] += p
+        h7[r3[i + 1]] += q
+    if even < m:
+        p = v[even]
+        h0[r0[even]] += p
+        h2[r1[even]] += p
+        h4[r2[even]] += p
+        h6[r3[even]] += p
+    for f in range(4):
+        o = offsets[a + f]
+        s = 0.0
+        for c in range(offsets[a + f + 1] - o):
+            s += h[2 * f, c] + h[2 * f + 1, c]
+            out[o + c] = s
+
+
+@_kernel(_I64, _F64, _OUT, numba.int64, numba.int64)
+def _bin_cumsums(codes, offsets, v, out, lo, hi):
+    """``out[offsets[a] + c] = sum of v_i over the examples with codes[a, i] <= c`` for the
+    feature slots ``lo .. hi-1``: one weighted histogram per feature, then its running sum."""
+    h = np.empty((8, _SPLIT_BINS))
+    widest = 0
+    for a in range(lo, hi):
+        widest = max(widest, offsets[a + 1] - offsets[a])
+    one = np.empty((2, widest))  # one feature's half-histograms, whatever its width
+    a = lo
+    while a < hi:
+        small = a + 4 <= hi
+        for f in range(a, min(a + 4, hi)):
+            small = small and offsets[f + 1] - offsets[f] <= _SPLIT_BINS
+        if small:
+            _four_histograms(codes, offsets, v, out, a, h)
+            a += 4
+            continue
+        # the same sums as _four_histograms, so that no bit depends on the grouping
+        o, row, width = offsets[a], codes[a], offsets[a + 1] - offsets[a]
+        even, odd = one[0], one[1]
+        even[:width] = 0.0
+        odd[:width] = 0.0
+        for i in range(0, row.size - 1, 2):
+            even[row[i]] += v[i]
+            odd[row[i + 1]] += v[i + 1]
+        if row.size % 2:
+            even[row[-1]] += v[row.size - 1]
+        s = 0.0
+        for c in range(width):
+            s += one[0, c] + one[1, c]
+            out[o + c] = s
+        a += 1
+
+
+@_kernel(_I64, _I64, _F64, _OUT, numba.int64, numba.int64)
+def _gather_add(codes, slots, table_offsets, table, out, lo, hi):
+    """``out[i] += sum_s table[table_offsets[s] + codes[slots[s], i]]`` for examples lo..hi-1."""
+    part = out[lo:hi]
+    for s in range(slots.size):
+        row, tab = codes[slots[s], lo:hi], table[table_offsets[s]:table_offsets[s + 1]]
+        for i in range(hi - lo):
+            part[i] += tab[row[i]]
+
+
+@numba.njit(numba.void(_F64, _I64, _I64, _F64, numba.float64, _OUT, numba.int64, numba.int64),
+            nogil=True, cache=True)
+def _expand(cum, bpos, base, sign, total, out, lo, hi):
+    """``out[k] = sign[k] * (total - 2 cum[bpos[base[k]]])`` for columns lo..hi-1: ``H^T v``
+    from the cumulative histograms of ``v`` (``total = sum(v)``)."""
+    for k in range(lo, hi):
+        out[k] = sign[k] * (total - 2.0 * cum[bpos[base[k]]])
+
+
+@numba.njit(numba.void(_OUT, _I64), nogil=True, cache=True)
+def _segment_cumsums(table, offsets):
+    """Running sums of ``table`` within each segment ``offsets[s] .. offsets[s+1]-1``."""
+    for s in range(offsets.size - 1):
+        total = 0.0
+        for b in range(offsets[s], offsets[s + 1]):
+            total += table[b]
+            table[b] = total
+
+
+def _bins(X, base_feat, base_thr):
+    """Bins of the distinct thresholds of every split feature (see the section comment).
+
+    Returns ``(codes, offsets, slot_feature, bpos, sorted_unique)``: ``slot_feature[a]`` is
+    the input column of feature slot ``a``; ``bpos[b]`` the flat-table position of base stump
+    ``b``'s boundary (its "below" sum, bins ``0 .. r-1`` for its threshold ``T_r``);
+    ``sorted_unique`` is True when the base stumps are the boundaries in table order
+    (feature-major, increasing thresholds, each once).
+    """
+    step_f, step_t = np.diff(base_feat), np.diff(base_thr)
+    sorted_unique = bool(np.all((step_f > 0) | ((step_f == 0) & (step_t > 0))))
+    if sorted_unique:
+        feat, thr, boundary = base_feat, base_thr, np.arange(base_feat.size)
+    else:  # general stump sets: sort, and merge repeated (feature, threshold) pairs
+        order = np.lexsort((base_thr, base_feat))
+        f, t = base_feat[order], base_thr[order]
+        first = np.concatenate([[True], (f[1:] != f[:-1]) | (t[1:] != t[:-1])])
+        feat, thr = f[first], t[first]
+        boundary = np.empty(base_feat.size, dtype=np.int64)
+        boundary[order] = np.cumsum(first) - 1
+    slot_feature, starts, counts = np.unique(feat, return_index=True, return_counts=True)
+    offsets = np.zeros(slot_feature.size + 1, dtype=np.int64)
+    np.cumsum(counts + 1, out=offsets[1:])
+    slot_of_boundary = np.repeat(np.arange(slot_feature.size), counts)
+    bpos = (boundary + slot_of_boundary[boundary]).astype(np.int64)  # = offsets[slot] + rank
+    dtype = next(t for t in _CODE_TYPES if counts.max(initial=0) <= np.iinfo(t).max)
+    codes = np.empty((slot_feature.size, X.shape[0]), dtype=dtype)
+    for a, (j, s, c) in enumerate(zip(slot_feature, starts, counts)):
+        codes[a] = np.searchsorted(thr[s:s + c], X[:, j], side="left")
+    return codes, offsets, slot_feature, bpos, sorted_unique
+
+
 class StumpOperator(VoterOperator):
     """Stump outputs ``sign_k * (+1 if x[feature_k] > threshold_k else -1)`` without ``H``.
 
-    For feature j sorted once, ``sum_i v_i [x_ij > t] - sum_i v_i [x_ij <= t]`` equals
-    ``total - 2 * (sum of v over the count(x_j <= t) smallest x_j)``.  One ``rmatvec``
-    gathers ``v`` in every feature's sorted order (O(m d)), sums it between consecutive
-    thresholds (``np.add.reduceat``) and accumulates those sums: O(m d + n) whatever the
-    number of thresholds.
+    The inputs are binned once on the pool's thresholds (section comment above), exactly.
+    With ``below_b(v)`` the sum of ``v`` over the examples on or under threshold b,
+    ``(H^T v)_k = sign_k (sum(v) - 2 below(v))``: one pass over the bins
+    (:meth:`bin_cumsums`: a weighted histogram per feature and its running sum) gives it for
+    every threshold, O(m d + n) whatever their number.  ``H a`` is one pass too: the weights
+    of each feature's stumps, summed up to every bin, are gathered at each example's bins
+    (O(nnz(a) + m * features touched)).
+
+    ``canonical`` is True for the pools' own layout: base stump ``b`` is the b-th boundary of
+    the bin table (feature slot ``a``'s boundary ``r = 1 .. K_a`` is base stump
+    ``bin_offsets[a] - a + r - 1``, its "below" sum at ``bin_offsets[a] + r - 1``), columns
+    ``0 .. n_base-1`` are those stumps and, with complements, columns
+    ``n_base .. 2 n_base - 1`` their complements: fused kernels (CB-Boost's selection) rely on
+    it.  The binned arrays are read-only and shared by the views of :meth:`restrict`; no
+    method stores anything on the operator (it is shared between sessions and threads).
     """
 
     def __init__(self, X, feature, threshold, sign, base):
         X = np.asarray(X, dtype=float)
-        m, d = X.shape
-        self.X = X
-        self.feature, self.threshold, self.sign = feature, threshold, sign
+        m = X.shape[0]
+        self.feature, self.threshold, self.sign = feature, threshold, np.asarray(sign, dtype=float)
         self.shape = (m, feature.size)
         self.col_sq_sums = np.full(feature.size, float(m))
-        # complements share their base stump's product; compute each base stump once
-        self._base = base
-        n_base = base.max() + 1 if base.size else 0
+        self._base = np.asarray(base, dtype=np.int64)   # complements share their base stump
+        n_base = int(self._base.max()) + 1 if self._base.size else 0
         base_feat = np.zeros(n_base, dtype=np.int64)
         base_thr = np.zeros(n_base)
-        base_feat[base] = feature
-        base_thr[base] = threshold
-        # intp: np.take would convert a narrower index type on every call
-        self._order = np.argsort(X.T, axis=1, kind="stable").astype(np.intp)  # d x m
-        xs = np.take_along_axis(X.T, self._order, axis=1)
-        pos = np.empty(n_base, dtype=np.int64)
-        for j in np.unique(base_feat):  # setup only: one searchsorted per feature
-            sel = base_feat == j
-            pos[sel] = np.searchsorted(xs[j], base_thr[sel], side="right")
-        # boundaries in the flattened d x m gathered array: every feature start + every threshold
-        starts = base_feat * m
-        self._bounds = np.unique(np.concatenate([np.arange(d, dtype=np.int64) * m, starts + pos]))
-        self._bounds = self._bounds[self._bounds < m * d]
-        self._i_start = np.searchsorted(self._bounds, starts)
-        self._i_end = np.searchsorted(self._bounds, starts + pos)  # == len(bounds) at the very end
-        for a in (self._order, self._bounds, self._i_start, self._i_end):
+        base_feat[self._base] = feature
+        base_thr[self._base] = threshold
+        (self._codes, self._offsets, self._slot_feature, self._bpos,
+         sorted_unique) = _bins(X, base_feat, base_thr)
+        self.n_base = n_base
+        direct = np.array_equal(self._base[:n_base], np.arange(n_base)) and bool(
+            np.all(self.sign[:n_base] == 1.0))
+        tail = self._base.size - n_base
+        self.canonical = sorted_unique and direct and (tail == 0 or (
+            tail == n_base and np.array_equal(self._base[n_base:], np.arange(n_base))
+            and bool(np.all(self.sign[n_base:] == -1.0))))
+        for a in (self._codes, self._offsets, self._slot_feature, self._bpos):
             a.flags.writeable = False  # shared read-only between sessions
+
+    @property
+    def bin_offsets(self):
+        """Start of each split feature's bins in the flat bin table (read-only, length d' + 1)."""
+        return self._offsets
+
+    @property
+    def nbytes(self):
+        """Bytes of the binned representation (codes, bin table layout, threshold positions);
+        the pool's parameter arrays it refers to are not counted."""
+        return sum(a.nbytes for a in (self._codes, self._offsets, self._slot_feature, self._bpos))
+
+    def bin_cumsums(self, v, out=None):
+        """Flat table: entry ``bin_offsets[a] + c`` is the sum of ``v`` over the examples in
+        bins ``0 .. c`` of split feature ``a``.  One pass over the bins; ``out`` (float64,
+        C-contiguous, ``bin_offsets[-1]`` long) receives it when given."""
+        v = np.ascontiguousarray(v, dtype=np.float64)
+        if v.shape != (self.shape[0],):
+            raise ValueError(f"v has shape {v.shape}, expected ({self.shape[0]},)")
+        size = int(self._offsets[-1])
+        out = np.empty(size) if out is None else out
+        if out.shape != (size,):
+            raise ValueError(f"out has shape {out.shape}, expected ({size},)")
+        _split(_bin_cumsums, self._codes.shape[0], self._codes.size, self._codes,
+               self._offsets, v, out)
+        return out
 
     def is_self_complemented(self):
         n = self.shape[1]
@@ -165,30 +425,61 @@ class StumpOperator(VoterOperator):
         idx = np.asarray(idx, dtype=int)
         view = object.__new__(StumpOperator)
         view.__dict__.update(self.__dict__)
-        view.feature, view.threshold, view.sign = self.feature[idx], self.threshold[idx], self.sign[idx]
-        view._base = self._base[idx]
+        view.feature, view.threshold = self.feature[idx], self.threshold[idx]
+        view.sign, view._base = self.sign[idx], self._base[idx]
         view.shape = (self.shape[0], idx.size)
         view.col_sq_sums = self.col_sq_sums[idx]
+        view.canonical = False
         return view
 
     def rmatvec(self, v):
-        # operators are shared between sessions (a cached problem): no state may change here,
-        # so the gathered copy of v is a fresh array on every call
-        v = np.asarray(v, dtype=float)
-        seg = np.add.reduceat(np.take(v, self._order).ravel(), self._bounds)
-        acc = np.empty(seg.size + 1)
-        acc[0] = 0.0
-        np.cumsum(seg, out=acc[1:])
-        below = acc[self._i_end] - acc[self._i_start]
-        return self.sign * (v.sum() - 2.0 * below)[self._base]
+        v = np.ascontiguousarray(v, dtype=np.float64)
+        cum = self.bin_cumsums(v)
+        out = np.empty(self.shape[1])
+        _split(_expand, out.size, out.size, cum, self._bpos, self._base, self.sign,
+               float(v.sum()), out)
+        return out
+
+    def matvec(self, a):
+        a = np.asarray(a, dtype=float)
+        if a.shape != (self.shape[1],):
+            raise ValueError(f"a has shape {a.shape}, expected ({self.shape[1]},)")
+        nz = np.flatnonzero(a)
+        w = self.sign[nz] * a[nz]
+        pos = self._bpos[self._base[nz]]
+        slot = np.searchsorted(self._offsets, pos, side="right") - 1
+        # sum_k w_k h_k(x) = -sum(w) + 2 sum_k w_k [bin >= r_k]: per touched feature, the
+        # weights at each boundary summed up to every bin, read at each example's bin
+        touched = np.bincount(slot, minlength=self._codes.shape[0]) > 0
+        slots = np.flatnonzero(touched)
+        where = np.cumsum(touched)[slot] - 1          # rank of each weight's slot among slots
+        widths = self._offsets[slots + 1] - self._offsets[slots]
+        table_offsets = np.zeros(slots.size + 1, dtype=np.int64)
+        np.cumsum(widths, out=table_offsets[1:])
+        table = np.bincount(table_offsets[where] + pos - self._offsets[slot] + 1,
+                            weights=2.0 * w, minlength=table_offsets[-1]).astype(float)
+        _segment_cumsums(table, table_offsets)
+        out = np.full(self.shape[0], 0.0 - w.sum())
+        _split(_gather_add, out.size, slots.size * out.size, self._codes, slots,
+               table_offsets, table, out)
+        return out
+
+    def _slot_rank(self, k):
+        """Split-feature slot(s) and threshold rank(s) of column(s) ``k``."""
+        pos = self._bpos[self._base[k]]
+        slot = np.searchsorted(self._offsets, pos, side="right") - 1
+        return slot, pos - self._offsets[slot] + 1
 
     def column(self, k):
-        return self.sign[k] * np.where(self.X[:, self.feature[k]] > self.threshold[k], 1.0, -1.0)
+        slot, rank = self._slot_rank(k)
+        s = self.sign[k]
+        return np.where(self._codes[slot] >= rank, s, -s)
 
     def columns(self, idx):
         idx = np.asarray(idx, dtype=int)
-        above = self.X[:, self.feature[idx]] > self.threshold[idx]
-        return self.sign[idx] * np.where(above, 1.0, -1.0)
+        slot, rank = self._slot_rank(idx)
+        above = self._codes[slot] >= rank[:, None]
+        return (self.sign[idx][:, None] * np.where(above, 1.0, -1.0)).T
 
 
 def _check_n_features(pool, X):
@@ -215,39 +506,61 @@ def _with_complements(arrays, sign, complements):
             np.concatenate([base, base]))
 
 
+BINNINGS = ("uniform", "quantile")
+
+
 class StumpPool(BaseEstimator):
     """Decision stumps on every feature, with their complements (the papers' pools).
 
     Parameters
     ----------
-    n_thresholds : int or "all"
-        Thresholds per feature: that many equally spaced values strictly between the
-        training min and max, or ``"all"``: every midpoint between consecutive distinct
-        training values.
+    n_thresholds : int >= 1 or "all"
+        Thresholds per feature (at most; constant features get none), placed by ``binning``,
+        or ``"all"``: every midpoint between consecutive distinct training values (exact
+        search; ``binning`` does not apply).
+    binning : {"uniform", "quantile"}
+        ``"uniform"``: ``n_thresholds`` equally spaced values strictly between the training
+        min and max (the CB-Boost paper's pools).  ``"quantile"``: midpoints between
+        consecutive distinct training values, those whose ranks (examples at or below) are
+        nearest to the ``n_thresholds`` equally spaced quantiles; a feature with at most
+        ``n_thresholds + 1`` distinct values keeps every midpoint, so e.g.
+        ``StumpPool(255, binning="quantile")`` is exact (the ``"all"`` pool) on 8-bit
+        features.  Either way a feature with at most 255 thresholds is binned in one byte per
+        example (:class:`StumpOperator`).
     complements : bool
         Add ``x <= t`` for every ``x > t`` so non-negative weights express any signed vote.
         Voters ``0 .. n_base-1`` are the direct stumps, ``n_base .. 2 n_base - 1`` their
         complements in the same order.
     """
 
-    def __init__(self, n_thresholds=10, complements=True):
+    def __init__(self, n_thresholds=10, complements=True, binning="uniform"):
         self.n_thresholds = n_thresholds
         self.complements = complements
+        self.binning = binning
 
     def _thresholds(self, x):
-        lo, hi = x.min(), x.max()
-        if lo == hi:
+        n = self.n_thresholds
+        if x.min() == x.max():
             return np.empty(0)
-        if self.n_thresholds == "all":
-            u = np.unique(x)
-            return (u[:-1] + u[1:]) / 2.0
-        return np.linspace(lo, hi, int(self.n_thresholds) + 2)[1:-1]
+        if n != "all" and self.binning == "uniform":
+            return np.linspace(x.min(), x.max(), int(n) + 2)[1:-1]
+        u, counts = np.unique(x, return_counts=True)
+        mids = (u[:-1] + u[1:]) / 2.0
+        if n == "all" or mids.size <= n:
+            return mids
+        rank = np.cumsum(counts)[:-1]                     # examples at or below each midpoint
+        target = x.size * np.arange(1, n + 1) / (n + 1)   # the n equally spaced quantiles
+        i = np.clip(np.searchsorted(rank, target), 1, rank.size - 1)
+        nearest = np.where(target - rank[i - 1] <= rank[i] - target, i - 1, i)
+        return mids[np.unique(nearest)]
 
     def fit(self, X, y=None, feature_names=None):
         """Learn thresholds from the training inputs ``X`` (m x d); ``y`` is ignored."""
         n = self.n_thresholds
         if not (n == "all" or (isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1)):
             raise ValueError(f"n_thresholds must be a positive integer or 'all', got {n!r}")
+        if self.binning not in BINNINGS:
+            raise ValueError(f"binning must be one of {BINNINGS}, got {self.binning!r}")
         X = check_array(X, dtype=float)
         self.n_features_in_ = X.shape[1]
         self.feature_names_ = _names(feature_names, X.shape[1])

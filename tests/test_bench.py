@@ -176,12 +176,47 @@ def test_csv_files_are_written_and_read_back_equal(fig1_tables, tmp_path):
                                       table)
 
 
-def test_cli_default_is_the_cbboost_table(capsys):
-    bench.main(["--m", "150", "--d", "6", "--iters", "3", "--no-dense"])
+def test_engine_table_has_every_configuration_with_positive_times():
+    t = bench.measure(m=300, d=6, iters=4, sklearn_iters=2, repeat=1)
+    assert list(t.columns) == bench.ENGINE_COLUMNS
+    labels = [label for label, _ in bench.ENGINE_POOLS]
+    assert list(t["configuration"]) == labels + [bench.SKLEARN_ADABOOST, bench.SKLEARN_HGB,
+                                                 bench.BARE_PASS]
+    ours = t.iloc[:3]
+    assert (ours[["ms", "ms_1_thread", "record_ms", "binned_mb", "setup_s"]] > 0).all().all()
+    assert (ours["record_ms"] < ours["ms"]).all() and (ours["iterations"] == 3).all()
+    # 10 thresholds < 255 quantile bins <= every midpoint, each with complements
+    assert ours["voters"].iloc[0] == 2 * 6 * 10 and list(ours["voters"]) == sorted(ours["voters"])
+    # scikit-learn's HistGradientBoosting is a difference of two fit times: only finite here,
+    # where the data is too small for the difference to stand above the timing noise
+    assert t.iloc[[3, 5]]["ms"].gt(0).all() and np.isfinite(t["ms"].iloc[4])
+    assert t.iloc[3:]["binned_mb"].isna().all()
+    assert list(t.iloc[3:]["iterations"]) == [2, 12, 1]   # HistGradientBoosting: 3 iters
+
+
+def test_report_prints_the_ratios_of_the_table():
+    labels = [label for label, _ in bench.ENGINE_POOLS]
+    ms = dict(zip(labels + [bench.SKLEARN_ADABOOST, bench.SKLEARN_HGB, bench.BARE_PASS],
+                  [4.0, 5.0, 40.0, 1000.0, 12.0, 2.0]))
+    table = pd.DataFrame([dict(configuration=k, voters=1, iterations=1, ms=v,
+                               ms_1_thread=2 * v if k in labels else v) for k, v in ms.items()],
+                         columns=bench.ENGINE_COLUMNS)
+    out = bench.report(table)
+    for value, name in [(250.0, "AdaBoost / 10 thresholds (target >= 150)"),
+                        (2.0, "10 thresholds / bare pass (target <= 1.5)"),
+                        (1.25, "255 quantile bins / 10 thresholds (target <= 1.25)"),
+                        (25.0, "AdaBoost / all midpoints (exact) (target >= 15)"),
+                        (1.5, "HistGradientBoosting / 10 thresholds, one thread each")]:
+        assert f"{value:8.2f}x  {name}" in out
+
+
+def test_cli_default_is_the_engine_table(capsys):
+    bench.main(["--m", "150", "--d", "6", "--iters", "3", "--sklearn-iters", "2"])
     out = capsys.readouterr().out
-    assert "CB-Boost per-iteration time, m=150, d=6" in out
-    assert "(a) operator, 10 thresholds" in out and "(c)" not in out
-    assert "d/a =" in out and "b/a =" in out
+    assert "Time per iteration, m=150, d=6" in out
+    for label, _ in bench.ENGINE_POOLS:
+        assert label in out
+    assert bench.SKLEARN_HGB in out and bench.BARE_PASS in out and "target >= 150" in out
 
 
 def test_cli_algorithms(capsys):

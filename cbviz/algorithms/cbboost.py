@@ -3,7 +3,9 @@
 The vote starts with the best-margin voter (weight 1).  Each later step moves one voter's
 weight up by the closed-form amount of Theorem 3; the exhaustive rule takes the largest
 exact C-bound decrease (Property 1), the gradient rule (GB-CB-Boost, the paper's Appendix B)
-the steepest descent direction.  Both cost one ``H^T F`` per step.
+the steepest descent direction.  Both cost one ``H^T F`` per step; on a stump pool in its
+own layout that is one pass over the binned data, and a fused kernel scores every threshold
+from it and keeps only the best (section "fused selection": no array as long as the pool).
 
 Which voters a step may move is the run's rule.  The paper's (``eligible="theorem3"``,
 ``reuse_voters=False``): voters outside the vote with ``gamma(h) > 0``.  ``reuse_voters``
@@ -30,10 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
 from .. import bounds
+from ..voters import _F64, _I64, _ro, _split
 from .base import Candidates, ParameterError, Run, _first_argmax, check_delta, check_int
 
 __all__ = ["CBBoost", "pick_correlations", "CBBoostCandidates", "CBBoostRun", "DirectionCurve", "lockstep",
@@ -45,6 +49,8 @@ _RTOL = 1e-12  # relative size below which a numerator or denominator counts as 
 # The C-bound is computed to a few eps (it lies in [0, 1]): a smaller decrease is round-off
 # (e.g. along the complement of a voter whose weight is already optimal).
 _MIN_DECREASE = 64 * np.finfo(float).eps
+_TIE_RTOL = 1e-12  # base._first_argmax's window: voters identical on the sample tie exactly
+_NO_VOTER = np.empty(0, dtype=np.int64)
 
 
 def one_direction_c_bound(alpha, gamma_F, nu_F, gamma_h, nu_h, tau, total=1.0):
@@ -146,6 +152,144 @@ def _scores(gamma_h, nu_h, tau, gamma_F, nu_F, in_vote, eligible="theorem3",
         unbounded=unbounded, eligible=eligible, reuse_voters=reuse_voters)
 
 
+# --------------------------------------------------------------------------- fused selection
+# On a stump operator in its pool layout (StumpOperator.canonical) a step needs no n-length
+# array: one pass bins F (StumpOperator.bin_cumsums); the kernels below then score every
+# threshold and both signs from the bins' running sums with the arithmetic of _scores, keep
+# each feature's best score per sign, and find the rule's pick (the lowest index within
+# _TIE_RTOL of the best, as _first_argmax) by rescanning the features that reach the best.
+# Boundary p of feature slot a (bin_offsets[a] <= p < bin_offsets[a + 1] - 1) is the direct
+# stump in column p - a and its complement in column p - a + n_base.
+
+@numba.njit(inline="always", error_model="numpy")
+def _stump_pair(gamma, tau, gamma_F, nu_F, grad_num, grad_den, gradient):
+    """A stump (``nu(h) = 1``) with ``gamma(h)``, ``tau(F, h)`` and its complement
+    (``-gamma``, ``-tau``: same ``denom``, gap and decrease, opposite ``numer``), with the
+    arithmetic of :func:`_scores` bit for bit: ``(direct score, complement score, numer,
+    denom, decrease)``, a score -inf where no finite step lowers C; the gradient score is
+    ``grad_num * numer / grad_den`` (``2 gamma(F)``, ``nu(F)**2``).  Branch-free, so that
+    slot loops vectorize."""
+    numer = gamma * nu_F - gamma_F * tau
+    denom = gamma_F * 1.0 - gamma * tau
+    gap = nu_F * 1.0 - tau * tau
+    decrease = numer * numer / (nu_F * gap)
+    lowers = ((gap > 0) & (denom > _RTOL * (abs(gamma_F) * 1.0 + abs(gamma * tau)))
+              & (decrease > _MIN_DECREASE))
+    tol = _RTOL * (abs(gamma) * nu_F + abs(gamma_F * tau))
+    score = grad_num * numer / grad_den if gradient else decrease
+    direct = score if lowers & (numer > tol) else -np.inf
+    complement = (-score if gradient else score) if lowers & (-numer > tol) else -np.inf
+    return direct, complement, numer, denom, decrease
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _tau(cum_F, tot_F, m, p):
+    """``tau(F, h)`` of the direct stump at boundary ``p``, as ``H.rmatvec(F) / m`` forms it."""
+    return (tot_F - 2.0 * cum_F[p]) / m
+
+
+@numba.njit(nogil=True, error_model="numpy", cache=True)
+def _slot_scores(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
+                 gradient, theorem3, excluded, a, direct, complement):
+    """Scores of feature slot ``a``'s stumps and complements into ``direct`` and
+    ``complement`` (-inf for the voters the rule bars: ``gamma(h) <= 0`` when ``theorem3``,
+    and ``excluded``); returns their number."""
+    lo, hi = offsets[a], offsets[a + 1] - 1
+    cum, gam = cum_F[lo:hi], gamma_h[lo - a:hi - a]   # indices from 0: contiguous vector loads
+    for i in range(hi - lo):
+        gamma = gam[i]
+        d, c, _, _, _ = _stump_pair(gamma, _tau(cum, tot_F, m, i), gamma_F, nu_F, grad_num,
+                                    grad_den, gradient)
+        direct[i] = d if (gamma > 0) | (not theorem3) else -np.inf
+        complement[i] = c if (gamma < 0) | (not theorem3) else -np.inf
+    for first, out in ((lo - a, direct), (lo - a + n_base, complement)):
+        start, stop = np.searchsorted(excluded, first), np.searchsorted(excluded, first + hi - lo)
+        for i in range(start, stop):
+            out[excluded[i] - first] = -np.inf
+    return hi - lo
+
+
+@numba.njit(nogil=True, cache=True)
+def _widest(offsets, lo, hi):
+    widest = 0
+    for a in range(lo, hi):
+        widest = max(widest, offsets[a + 1] - offsets[a])
+    return widest
+
+
+_SCORING = (_F64, numba.float64, _F64, numba.float64, _I64, numba.int64, numba.float64,
+            numba.float64, numba.float64, numba.float64, numba.boolean, numba.boolean, _I64)
+
+
+@numba.njit(numba.void(*_SCORING, numba.float64[:, ::1], numba.int64, numba.int64),
+            nogil=True, error_model="numpy", cache=True)
+def _slot_bests(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
+                gradient, theorem3, excluded, best, lo, hi):
+    """``best[side, a]``: the best score of slot ``a``'s stumps (side 0) and complements
+    (side 1, when ``best`` has that row), slots lo..hi-1."""
+    scores = np.empty((2, _widest(offsets, lo, hi)))
+    for a in range(lo, hi):
+        n = _slot_scores(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num,
+                         grad_den, gradient, theorem3, excluded, a, scores[0], scores[1])
+        for side in range(best.shape[0]):
+            s = scores[side]
+            b0 = b1 = b2 = b3 = -np.inf   # four running maxima: no serial dependency
+            for i in range(0, n - n % 4, 4):
+                b0, b1 = max(b0, s[i]), max(b1, s[i + 1])
+                b2, b3 = max(b2, s[i + 2]), max(b3, s[i + 3])
+            for i in range(n - n % 4, n):
+                b0 = max(b0, s[i])
+            best[side, a] = max(max(b0, b1), max(b2, b3))
+
+
+@numba.njit(numba.types.Tuple((numba.int64, numba.float64, numba.float64))(
+    *_SCORING, _ro(np.float64, 2)), nogil=True, error_model="numpy", cache=True)
+def _window_pick(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
+                 gradient, theorem3, excluded, best):
+    """``(column, alpha, decrease)`` of the lowest column whose score is within
+    ``_TIE_RTOL`` of the best (``best`` from :func:`_slot_bests`), or ``(-1, 0, 0)``."""
+    top = -np.inf
+    for side in range(best.shape[0]):
+        for a in range(best.shape[1]):
+            top = max(top, best[side, a])
+    if top == -np.inf:
+        return -1, 0.0, 0.0
+    floor = top - _TIE_RTOL * max(abs(top), 1e-300)
+    scores = np.empty((2, _widest(offsets, 0, best.shape[1])))
+    for side in range(best.shape[0]):   # direct voters first, each side in column order
+        for a in range(best.shape[1]):
+            if best[side, a] < floor:
+                continue
+            n = _slot_scores(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F,
+                             grad_num, grad_den, gradient, theorem3, excluded, a, scores[0],
+                             scores[1])
+            for i in range(n):
+                if scores[side, i] >= floor:
+                    p = offsets[a] + i
+                    _, _, numer, denom, decrease = _stump_pair(
+                        gamma_h[p - a], _tau(cum_F, tot_F, m, p), gamma_F, nu_F, grad_num,
+                        grad_den, gradient)
+                    alpha = (-numer if side else numer) / denom
+                    return p - a + side * n_base, alpha, decrease
+    return -1, 0.0, 0.0
+
+
+def _dot_without_blas(u, v):
+    return np.einsum("i,i->", u, v)
+
+
+def _fused_pick(H, cum_F, tot_F, gamma_h, gamma_F, nu_F, gradient, theorem3, excluded):
+    """The rule's pick ``(column, alpha, decrease)`` on a stump operator ``H`` in pool layout,
+    or ``(-1, 0, 0)``: from the bin running sums of F (``tot_F`` = sum(F)) and ``gamma(h)`` of
+    the direct stumps; ``excluded`` (sorted) holds the voters the rule keeps out."""
+    offsets = H.bin_offsets
+    best = np.empty((2 if H.shape[1] > H.n_base else 1, offsets.size - 1))
+    args = (cum_F, tot_F, gamma_h, float(H.shape[0]), offsets, H.n_base, gamma_F, nu_F,
+            2.0 * gamma_F, nu_F**2, gradient, theorem3, excluded)
+    _split(_slot_bests, best.shape[1], 4 * cum_F.size, *args, best)  # ~4 codes' work each
+    return _window_pick(*args, best)
+
+
 # (eligible, reuse_voters) -> who the rule admits, its name, and the wider rules with the
 # option(s) they add
 _RULES = {
@@ -214,13 +358,20 @@ class CBBoostRun(Run):
         m = self.y.size
         self._gamma_h = self.H.rmatvec(self.y) / m
         self._nu_h = self.H.col_sq_sums / m
-        # Theorem 3's rule only ever moves voters with a positive margin: score just those
-        self._pos = np.flatnonzero(self._gamma_h > 0)
-        self._H_pos = self.H.restrict(self._pos)
+        # stumps in pool layout: fused steps (section "fused selection"), into this run's own
+        # buffer for the bin running sums of F; they take no BLAS dot (one of this size would
+        # wake BLAS threads against the engine's), the other runs keep their arithmetic
+        self._fused = not keep_candidates and getattr(self.H, "canonical", False)
+        self._dot = _dot_without_blas if self._fused else np.dot
+        if self._fused:
+            self._cum_F = np.empty(self.H.bin_offsets[-1])
+        else:  # Theorem 3's rule only ever moves voters with a positive margin: score just those
+            self._pos = np.flatnonzero(self._gamma_h > 0)
+            self._H_pos = self.H.restrict(self._pos)
 
     def _moments(self, F):
         m = self.y.size
-        return float(self.y @ F) / m, float(F @ F) / m
+        return float(self._dot(self.y, F)) / m, float(self._dot(F, F)) / m
 
     def candidates(self, iteration=None):
         """Scores of every voter as the next direction from the vote after ``iteration``.
@@ -247,8 +398,22 @@ class CBBoostRun(Run):
         return _scores(self._gamma_h[pos], self._nu_h[pos], tau, *self._moments(self.F),
                        self._a[pos] > 0, self.eligible, self.reuse_voters), pos
 
-    def _pick(self, c):
-        return c.exhaustive_pick if self.direction == "exhaustive" else c.gradient_pick
+    def _choose(self):
+        """The next step ``(voter, alpha, predicted decrease, candidates)``: voter -1 when the
+        rule admits none; candidates (None unless they cover the whole pool) for the record."""
+        if self._fused:
+            k, alpha, decrease = _fused_pick(
+                self.H, self.H.bin_cumsums(self.F, out=self._cum_F), float(self.F.sum()),
+                self._gamma_h[:self.H.n_base], *self._moments(self.F),
+                self.direction == "gradient", self.eligible == "theorem3",
+                _NO_VOTER if self.reuse_voters else self.history[-1].support)
+            return k, alpha, decrease, None
+        c, ids = self._next_scores()
+        j = c.exhaustive_pick if self.direction == "exhaustive" else c.gradient_pick
+        whole = c if ids is None else None
+        if j < 0:
+            return -1, 0.0, 0.0, whole
+        return (j if ids is None else int(ids[j])), float(c.alpha[j]), float(c.decrease[j]), whole
 
     def _advance(self):
         if not self.history:
@@ -259,18 +424,16 @@ class CBBoostRun(Run):
                 return None
             self._add(k, 1.0)
             return k, 1.0, {"reused": False}
-        c, ids = self._next_scores()
-        j = self._pick(c)
-        if j < 0:
+        k, alpha, predicted, c = self._choose()
+        if k < 0:
             # one more H^T F when the scores covered only part of the pool
-            self.stop_reason = stop_reason(c if ids is None else self.candidates())
+            self.stop_reason = stop_reason(c if c is not None else self.candidates())
             return None
-        k = j if ids is None else int(ids[j])
         before = self.history[-1].c_bound
-        alpha, predicted = float(c.alpha[j]), float(c.decrease[j])
         reused = bool(self._a[k] > 0)
         self._add(k, alpha)
-        after = bounds.c_bound(*self._moments(self.F), scale=self._a.sum())
+        support = np.union1d(self.history[-1].support, [k])
+        after = bounds.c_bound(*self._moments(self.F), scale=self._a[support].sum())
         extra = {"predicted_decrease": predicted, "actual_decrease": before - after,
                  "reused": reused}
         if self.keep_candidates:

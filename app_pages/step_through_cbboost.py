@@ -3,6 +3,7 @@ import time
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from cbviz import bounds, plots
 from cbviz.algorithms.base import ParameterError
@@ -108,36 +109,31 @@ def controls():
 
 def toggle_play():
     """Play / Pause, before anything else runs: a Pause takes effect before the next step."""
-    playing = not st.session_state.get("step_playing", False)
-    st.session_state["step_playing"] = playing
-    held = runs.held()
-    st.session_state["step_play_clock"] = (time.monotonic(), len(held.history) if held else 0)
+    st.session_state["step_playing"] = not st.session_state.get("step_playing", False)
 
 
 def panel():
     """Controls and everything that depends on the run's progress: a Step, Play and the
-    iteration slider redraw this part only."""
-    if st.session_state.get("step_playing", False) != st.session_state.get("step_timer_on"):
-        st.rerun()  # the whole page: Play / Pause changes how often this part redraws itself
+    iteration slider redraw this part only.
+
+    While playing, each redraw takes one step, then waits what is left of ``speed`` and
+    redraws itself: the next step never starts before this one is on screen, so Pause (a
+    click, handled before the next redraw) stops at the next step.
+    """
+    started = time.monotonic()
+    playing = st.session_state.get("step_playing", False) and not run.done
+    st.session_state["step_playing"] = playing
     controls()
-    if st.session_state.get("step_playing"):
-        if run.done:
-            st.session_state["step_playing"] = False
-            st.rerun()
-        play_to_the_clock()
+    if playing:
+        runs.step(1, run)
     view = show()
     st.query_params.update(runs.link_values(algorithm, params, max_iter, speed, run, view))
-
-
-def play_to_the_clock():
-    """Take the steps the play speed asks for since Play was pressed.
-
-    One step per ``speed`` seconds of wall time, whatever a redraw costs: when drawing is
-    slower than the speed, a redraw shows several new steps at once instead of slowing down.
-    """
-    started, first = st.session_state.get("step_play_clock", (time.monotonic(), 0))
-    due = first + 1 + int((time.monotonic() - started) / speed)
-    runs.step(max(1, min(due - len(run.history), 50)), run)
+    if playing:
+        time.sleep(max(0.0, speed - (time.monotonic() - started)))
+        try:
+            st.rerun(scope="fragment")
+        except StreamlitAPIException:  # this redraw is part of a whole-page run
+            st.rerun()
 
 
 def vote_state(run, t):
@@ -436,8 +432,7 @@ def export():
             st.rerun()
 
 
-st.session_state["step_timer_on"] = st.session_state.get("step_playing", False)
-st.fragment(panel, run_every=speed if st.session_state["step_timer_on"] else None)()
+st.fragment(panel)()
 if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
     with st.expander("The data"):
         data_overview()

@@ -110,6 +110,7 @@ def controls():
 def toggle_play():
     """Play / Pause, before anything else runs: a Pause takes effect before the next step."""
     st.session_state["step_playing"] = not st.session_state.get("step_playing", False)
+    st.session_state.pop("step_play_due", None)
 
 
 def panel():
@@ -120,7 +121,6 @@ def panel():
     redraws itself: the next step never starts before this one is on screen, so Pause (a
     click, handled before the next redraw) stops at the next step.
     """
-    started = time.monotonic()
     playing = st.session_state.get("step_playing", False) and not run.done
     st.session_state["step_playing"] = playing
     controls()
@@ -128,8 +128,13 @@ def panel():
         runs.step(1, run)
     view = show()
     st.query_params.update(runs.link_values(algorithm, params, max_iter, speed, run, view))
-    if playing:
-        time.sleep(max(0.0, speed - (time.monotonic() - started)))
+    if playing:  # the next step is due one period after this one was (the clock, not the draw)
+        now = time.monotonic()
+        due = st.session_state.get("step_play_due", now)
+        due = now if due < now - speed else due  # fell behind (slow redraws): restart the clock
+        st.session_state["step_play_due"] = due + speed
+        # at least a fifth of a second: the browser draws this step before the next one comes
+        time.sleep(max(0.2, due + speed - now))
         try:
             st.rerun(scope="fragment")
         except StreamlitAPIException:  # this redraw is part of a whole-page run

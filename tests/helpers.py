@@ -1,4 +1,6 @@
-"""Reference helpers shared by the algorithm tests (recomputed from the records only)."""
+"""Helpers shared by the tests: references recomputed from records, threads, Plotly arrays."""
+import threading
+
 import numpy as np
 
 
@@ -16,3 +18,25 @@ def values(v):
         import base64
         return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).astype(float)
     return np.asarray(v, dtype=float)
+
+
+def lone_and_threaded(work, n_threads=6):
+    """``work(i)`` once alone, then on ``n_threads`` threads released together:
+    ``(lone results, threaded results, errors raised in the threads)``."""
+    expected = [work(i) for i in range(n_threads)]
+    results, errors = [None] * n_threads, []
+    barrier = threading.Barrier(n_threads)
+
+    def target(i):
+        try:
+            barrier.wait()
+            results[i] = work(i)
+        except Exception as exc:  # noqa: BLE001 - every failure is reported by the caller
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return expected, results, errors

@@ -19,6 +19,7 @@ import threading
 
 import numpy as np
 import pytest
+from helpers import lone_and_threaded
 from sklearn.datasets import make_classification
 
 from cbviz import voters
@@ -27,8 +28,13 @@ from cbviz.algorithms.base import _first_argmax
 from cbviz.algorithms.cbboost import CBBoost
 from cbviz.algorithms.klboost import KLBoost, quasi_uniform
 from cbviz.data import load_dataset, prepare
-from cbviz.voters import (ENGINE_THREADS, StumpOperator, StumpPool, engine_threads,
-                          use_engine_threads)
+from cbviz.voters import (
+    ENGINE_THREADS,
+    StumpOperator,
+    StumpPool,
+    engine_threads,
+    use_engine_threads,
+)
 
 REL = 1e-9
 DATASETS = {"cancer": ("breast_cancer", {}), "ionosphere": ("ionosphere", {}),
@@ -204,27 +210,6 @@ def test_engine_threads_are_set_per_calling_thread():
                 pass
 
 
-def _lone_and_threaded(work, n_threads=6):
-    """``work(i)`` once alone, then on ``n_threads`` threads released together."""
-    expected = [work(i) for i in range(n_threads)]
-    results, errors = [None] * n_threads, []
-    barrier = threading.Barrier(n_threads)
-
-    def target(i):
-        try:
-            barrier.wait()
-            results[i] = work(i)
-        except Exception as exc:  # noqa: BLE001 - every failure is reported below
-            errors.append(repr(exc))
-
-    threads = [threading.Thread(target=target, args=(i,)) for i in range(n_threads)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return expected, results, errors
-
-
 def test_threads_sharing_a_split_operator_get_exact_products(big):
     pool, X, _ = big
     op = pool.operator(X)
@@ -236,7 +221,7 @@ def test_threads_sharing_a_split_operator_get_exact_products(big):
         with use_engine_threads(1 + i % 4):      # every caller also splits its own passes
             return [op.rmatvec(v) for v in vs[i]] + [op.matvec(a_s[i]), op.bin_cumsums(vs[i, 0])]
 
-    expected, results, errors = _lone_and_threaded(work)
+    expected, results, errors = lone_and_threaded(work)
     assert errors == []
     for got, ref in zip(results, expected):
         for g, r in zip(got, ref):
@@ -252,7 +237,7 @@ def test_threads_running_fused_cbboost_on_one_operator_match_a_lone_run(problem,
         run = CBBoost(max_iter=15, direction=("exhaustive", "gradient")[i % 2]).start(op, y).run()
         return [(r.index, r.alpha, r.c_bound) for r in run.history]
 
-    expected, results, errors = _lone_and_threaded(work)
+    expected, results, errors = lone_and_threaded(work)
     assert errors == []
     assert results == expected
 

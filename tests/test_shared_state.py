@@ -2,36 +2,14 @@
 read-only: several threads using one cached problem get exactly what a lone run gets."""
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
+from helpers import lone_and_threaded
 
 from cbviz.algorithms import CBBoost
 from cbviz.workbench import Settings, build_problem
 
 N_THREADS = 6
-
-
-def _lone_and_threaded(work, n_threads=N_THREADS):
-    """``work(i)`` once alone, then on ``n_threads`` threads released together."""
-    expected = [work(i) for i in range(n_threads)]
-    results, errors = [None] * n_threads, []
-    barrier = threading.Barrier(n_threads)
-
-    def target(i):
-        try:
-            barrier.wait()
-            results[i] = work(i)
-        except Exception as exc:  # noqa: BLE001 - every failure is reported below
-            errors.append(repr(exc))
-
-    threads = [threading.Thread(target=target, args=(i,)) for i in range(n_threads)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return expected, results, errors
 
 
 @pytest.mark.parametrize("settings", [
@@ -48,7 +26,7 @@ def test_threads_on_one_cached_operator_get_exact_products(settings):
     def work(i):
         return np.array([op.rmatvec(v) for v in vs[i]])
 
-    expected, results, errors = _lone_and_threaded(work)
+    expected, results, errors = lone_and_threaded(work, N_THREADS)
     assert errors == []
     for i in range(N_THREADS):
         np.testing.assert_array_equal(results[i], expected[i])
@@ -65,6 +43,6 @@ def test_threads_running_cbboost_on_one_cached_problem_match_a_lone_run():
             problem.H_train, y, problem.H_test, yt, describe=problem.pool.describe).run()
         return [(r.index, r.alpha, r.c_bound, r.test_error) for r in run.history]
 
-    expected, results, errors = _lone_and_threaded(work)
+    expected, results, errors = lone_and_threaded(work, N_THREADS)
     assert errors == []
     assert results == expected

@@ -1,5 +1,4 @@
 """Compare algorithms: the same data, split and voters for all, run together."""
-import numpy as np
 import streamlit as st
 
 from cbviz import plots
@@ -125,8 +124,8 @@ if problem.split.X_train.shape[1] == 2 and cmp.runs:
     for i in range(0, len(runs), 3):
         for col, (name, run) in zip(st.columns(3), runs[i:i + 3]):
             k = min(t, len(run.history))
-            xs, ys, Z = problem.vote_grid(run.weights_at(k), n=60)
-            fig = plots.decision_figure(xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test,
+            xe, ye, Z = problem.vote_grid(run.weights_at(k), n=60)
+            fig = plots.decision_figure(xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test,
                                         feature_names=s.feature_names, height=300, title=name,
                                         uirevision=f"cmp_regions_{name}", show_scale=False,
                                         subtitle=f"vote after iteration {k}")

@@ -101,7 +101,7 @@ else:
         f"(decrease {cands.decrease[e]:.5f}, {cands.decrease[e] / cands.decrease[g]:.2f}× larger).")
 def plane():
     """The exhaustive run's vote after iteration t and both rules' next voter."""
-    xs, ys, Z = problem.vote_grid(ex.weights_at(t), n=100)
+    xe, ye, Z = problem.vote_grid(ex.weights_at(t), n=100)
     pool = problem.pool
     stumps = [] if not hasattr(pool, "threshold_") else [
         {"feature": int(pool.feature_[k]), "threshold": float(pool.threshold_[k]),
@@ -110,7 +110,7 @@ def plane():
         if k >= 0]
     s = problem.split
     return plots.decision_figure(
-        xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stumps,
+        xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stumps,
         feature_names=s.feature_names, uirevision="gx_regions", height=480,
         subtitle=f"the vote after iteration {t} and both rules' next voter")
 

@@ -365,7 +365,7 @@ def data_overview():
 
 
 def decision_regions(w, rec):
-    xs, ys, Z = problem.vote_grid(w, n=80)
+    xe, ye, Z = problem.vote_grid(w, n=80)
     stump = None
     pool = problem.pool
     if hasattr(pool, "threshold_") and rec is not None and rec.index is not None:
@@ -373,8 +373,8 @@ def decision_regions(w, rec):
                  "threshold": float(pool.threshold_[rec.index]), "label": rec.label}
     s = problem.split
     return plots.decision_figure(
-        xs, ys, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stump,
-        feature_names=s.feature_names, height=560,
+        xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stump,
+        feature_names=s.feature_names, height=560, show_scale=False,
         subtitle=None if rec is not None else "no voter yet: the vote is 0 everywhere")
 
 

@@ -141,17 +141,33 @@ class Problem:
     def n_voters(self):
         return self.H_train.shape[1]
 
-    def vote_grid(self, weights, n=120):
-        """``(xs, ys, Z)``: the normalized vote on an ``n`` x ``n`` grid over the plane of 2-D data
-        (all points with a 5 % margin), rows of ``Z`` following ``ys``."""
+    def vote_grid(self, weights, n=80):
+        """``(xe, ye, Z)``: the normalized vote on the cells of a grid over the plane of 2-D data
+        (all points with a 5 % margin).  ``xe`` and ``ye`` are cell edges; ``Z[i, j]`` is the
+        vote on the cell ``[xe[j], xe[j+1]] x [ye[i], ye[i+1]]``.
+
+        A stump vote is constant between the thresholds of its voters, so for stump pools the
+        cells are cut there and the picture is exact (a handful of cells in the first
+        iterations); with more than ``n`` cuts on an axis, or other pools, the axis has ``n``
+        equal cells and ``Z`` is the vote at their centres.
+        """
         X = np.vstack([self.split.X_train, self.split.X_test])
         lo, hi = X.min(axis=0), X.max(axis=0)
         pad = 0.05 * (hi - lo + 1e-12)
-        xs = np.linspace(lo[0] - pad[0], hi[0] + pad[0], n)
-        ys = np.linspace(lo[1] - pad[1], hi[1] + pad[1], n)
-        xx, yy = np.meshgrid(xs, ys)
-        Z = self.vote_on(np.column_stack([xx.ravel(), yy.ravel()]), weights).reshape(xx.shape)
-        return xs, ys, Z
+        xe, ye = (self._cuts(weights, j, lo[j] - pad[j], hi[j] + pad[j], n) for j in (0, 1))
+        cx, cy = np.meshgrid((xe[:-1] + xe[1:]) / 2, (ye[:-1] + ye[1:]) / 2)
+        Z = self.vote_on(np.column_stack([cx.ravel(), cy.ravel()]), weights).reshape(cx.shape)
+        return xe, ye, Z
+
+    def _cuts(self, weights, feature, lo, hi, n):
+        """Cell edges on one axis: the thresholds of the stumps in the vote, else ``n`` cells."""
+        if hasattr(self.pool, "threshold_"):
+            used = (np.asarray(weights) > 0) & (self.pool.feature_ == feature)
+            t = np.unique(self.pool.threshold_[used])
+            t = t[(t > lo) & (t < hi)]
+            if t.size < n:
+                return np.concatenate([[lo], t, [hi]])
+        return np.linspace(lo, hi, n + 1)
 
     def vote_on(self, X, weights):
         """Normalized vote ``sum_k Q_k h_k(x)`` of weights on new inputs (e.g. a plot grid)."""

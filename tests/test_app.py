@@ -529,7 +529,7 @@ def test_user_text_is_shown_literally():
     assert spec["layout"]["xaxis"]["title"]["text"] == "**bold**"  # Plotly: no markdown there
     assert spec["layout"]["yaxis"]["title"]["text"] == "\u200b$x^2$"  # not typeset as LaTeX
     from cbviz.plots import decision_figure
-    fig = decision_figure([0, 1], [0, 1], np.zeros((2, 2)), np.zeros((1, 2)), [1],
+    fig = decision_figure([0, 1, 2], [0, 1, 2], np.zeros((2, 2)), np.zeros((1, 2)), [1],
                           feature_names=("<b>tag</b>", "%{x}"))
     assert fig.layout.xaxis.title.text == "&lt;b&gt;tag&lt;/b&gt;"
     assert "%{x}" not in fig.layout.yaxis.title.text

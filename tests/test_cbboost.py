@@ -621,7 +621,7 @@ LOCKSTEP_COLUMNS = ["iteration", "exhaustive_index", "exhaustive_label", "gradie
 @pytest.mark.parametrize("data,pool_kind", [("cancer", "stumps-op"), ("moons", "rbf")])
 def test_lockstep(cases, data, pool_kind):
     case = cases(data, pool_kind)
-    H, y = case["H"], case["y"]
+    y = case["y"]
     ex, gr, table = lockstep(case["Hfit"], y, max_iter=15, H_test=case["Ht"], y_test=case["yt"],
                              describe=case["describe"])
     assert ex.direction == "exhaustive" and gr.direction == "gradient"

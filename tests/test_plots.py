@@ -186,21 +186,22 @@ def rgb(color):
 
 
 def grid(X, n=30):
-    gx = np.linspace(X[:, 0].min() - 0.3, X[:, 0].max() + 0.3, n)
-    gy = np.linspace(X[:, 1].min() - 0.3, X[:, 1].max() + 0.3, n + 5)
-    return np.meshgrid(gx, gy)
+    """Cell edges (n and n + 5 cells) and the cell centres as meshgrid arrays."""
+    xe = np.linspace(X[:, 0].min() - 0.3, X[:, 0].max() + 0.3, n + 1)
+    ye = np.linspace(X[:, 1].min() - 0.3, X[:, 1].max() + 0.3, n + 6)
+    return xe, ye, np.meshgrid((xe[:-1] + xe[1:]) / 2, (ye[:-1] + ye[1:]) / 2)
 
 
 def test_decision_figure(run, pool, data):
     X, y, X_test, y_test = data
-    xx, yy = grid(X)
+    xe, ye, (xx, yy) = grid(X)
     rec = run.history[-1]
     G = np.c_[xx.ravel(), yy.ravel()]
     Z = (run.decision_function(pool.operator(G)) / rec.weights.sum()).reshape(xx.shape)
     k = rec.index
     stump = {"feature": int(pool.feature_[k]), "threshold": float(pool.threshold_[k]),
              "label": rec.label}
-    fig = P.decision_figure(xx, yy, Z, X, y, X_test, y_test, stump=stump,
+    fig = P.decision_figure(xe, ye, Z, X, y, X_test, y_test, stump=stump,
                             feature_names=("a", "b"))
     expected = ["vote value", "train +1", "train -1", "test +1", "test -1",
                 f"new voter: {html.escape(rec.label, quote=False)}"]
@@ -227,8 +228,8 @@ def test_decision_figure(run, pool, data):
 
 def test_decision_figure_minimal_and_horizontal_stump(data):
     X, y, _, _ = data
-    gx, gy = np.linspace(-2, 3, 20), np.linspace(-1, 2, 15)
-    Z = np.tanh(gy[:, None] - 0.5 + 0 * gx[None, :])  # rows follow y
+    gx, gy = np.linspace(-2, 3, 21), np.linspace(-1, 2, 16)
+    Z = np.tanh((gy[:-1, None] + gy[1:, None]) / 2 - 0.5 + 0 * gx[None, :-1])  # rows follow y
     fig = P.decision_figure(gx, gy, Z, X, y, stump={"feature": 1, "threshold": 0.25,
                                                     "label": "x1 > 0.25"})
     assert "test +1" not in names(fig)
@@ -408,8 +409,27 @@ def test_empty_history_does_not_crash(pool):
 
 def test_decision_figure_rejects_a_grid_of_the_wrong_shape(data):
     X, y, _, _ = data
-    with pytest.raises(ValueError, match="grid"):
-        P.decision_figure(np.arange(4.0), np.arange(3.0), np.zeros((4, 3)), X, y)
+    with pytest.raises(ValueError, match="cells between these edges"):
+        P.decision_figure(np.arange(4.0), np.arange(3.0), np.zeros((3, 2)), X, y)
+
+
+def test_decision_boundary_runs_along_the_cell_sides_where_the_sign_changes(data):
+    """A vote positive on the 2 x 2 block of cells at the top right of a 3 x 3 grid: the
+    boundary is the two sides of that block inside the grid, nothing else."""
+    X, y, _, _ = data
+    xe, ye = np.array([0.0, 1, 2, 3]), np.array([0.0, 10, 20, 30])
+    Z = -np.ones((3, 3))
+    Z[1:, 1:] = 0.5
+    bx, by = P.regions._boundary(xe, ye, Z)
+    segments = {((bx[k], by[k]), (bx[k + 1], by[k + 1])) for k in range(0, bx.size, 3)}
+    assert np.isnan(bx[2::3]).all() and np.isnan(by[2::3]).all()
+    assert segments == {((1, 10), (1, 20)), ((1, 20), (1, 30)),   # x = 1, rows 1 and 2
+                        ((1, 10), (2, 10)), ((2, 10), (3, 10))}   # y = 10, columns 1 and 2
+    fig = P.decision_figure(xe, ye, Z, X, y)
+    line = trace(fig, "decision boundary")
+    np.testing.assert_array_equal(line.x, bx)
+    assert "decision boundary" not in names(
+        P.decision_figure(xe, ye, np.ones((3, 3)), X, y))  # one sign: no boundary
 
 
 def test_plots_does_not_load_streamlit():

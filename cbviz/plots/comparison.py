@@ -52,8 +52,8 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
             hovertemplate=f"{name}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4g}}<extra></extra>"))
     if missing:
         title += f"<br><sup>not defined for: {', '.join(missing)}</sup>"
-    _style(fig, title=title, x_title=x_title, y_title=y_title,
-           uirevision=uirevision or f"compare_{column}", legend_width=800)
+    fig = _style(fig, title=title, x_title=x_title, y_title=y_title,
+                 uirevision=uirevision or f"compare_{column}", legend_width=800)
     if log_y:
         fig.update_yaxes(type="log")
     return fig
@@ -67,10 +67,10 @@ def bound_panel_figure(panel, uirevision="compare_panel"):
         fig.add_trace(go.Bar(
             x=rows["algorithm"], y=rows["value"], name=quantity, marker=dict(color=color),
             hovertemplate=f"%{{x}}<br>{quantity} = %{{y:.4g}}<extra></extra>"))
-    _style(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "
-           "PAC-Bayes bound holds with probability ≥ 1 − δ; all four together ≥ 1 − 4δ</sup>",
-           x_title="algorithm", y_title="risk bound / error (fraction)", uirevision=uirevision,
-           legend_width=800)
+    fig = _style(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "
+                 "PAC-Bayes bound holds with probability ≥ 1 − δ; all four together ≥ 1 − 4δ</sup>",
+                 x_title="algorithm", y_title="risk bound / error (fraction)", uirevision=uirevision,
+                 legend_width=800)
     fig.update_layout(barmode="group")
     fig.update_yaxes(range=[0.0, 1.02])
     return fig

@@ -63,12 +63,11 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
         hovertemplate="%{customdata}: lowest %{y:.4g} at iteration %{x}<extra></extra>"))
     if current is not None:
         fig.add_trace(_current_marker(current, 0.0, 1.02))
-    _style(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical C-bound "
-           "(Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound is lowest</sup>",
-           x_title=ITERATION_AXIS, y_title="risk bound / error (fraction)",
-           uirevision=uirevision, height=420, hovermode="x unified", legend_width=800)
-    fig.update_yaxes(range=[0.0, 1.02])
-    return fig
+    return _style(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical "
+                  "C-bound (Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound "
+                  "is lowest</sup>", x_title=ITERATION_AXIS,
+                  y_title="risk bound / error (fraction)", uirevision=uirevision, height=420,
+                  hovermode="x unified", legend_width=800, yaxis=dict(range=[0.0, 1.02]))
 
 
 def error_figure(frame, current=None, uirevision="errors"):
@@ -89,10 +88,8 @@ def error_figure(frame, current=None, uirevision="errors"):
         fig.add_trace(_current_marker(current, 0.0, top))
     title = "0-1 error of the majority vote<br><sup>" + (
         "training and test examples" if has_test else "training examples") + "</sup>"
-    _style(fig, title=title, x_title=ITERATION_AXIS, y_title=RISK_AXIS,
-           uirevision=uirevision, hovermode="x unified")
-    fig.update_yaxes(range=[0.0, top])
-    return fig
+    return _style(fig, title=title, x_title=ITERATION_AXIS, y_title=RISK_AXIS,
+                  uirevision=uirevision, hovermode="x unified", yaxis=dict(range=[0.0, top]))
 
 
 def kl_figure(frame, n_voters, current=None, uirevision="kl"):
@@ -116,11 +113,9 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
     top = max(ceiling, float(np.nanmax(kl)) if np.isfinite(kl).any() else 0.0) * 1.08 or 1.0
     if current is not None:
         fig.add_trace(_current_marker(current, 0.0, top))
-    _style(fig, title=f"KL(Q‖P) to the uniform prior<br><sup>ceiling ln n = {ceiling:.4g} nats</sup>",
-           x_title=ITERATION_AXIS, y_title="KL(Q‖P) (nats)", uirevision=uirevision,
-           hovermode="x unified")
-    fig.update_yaxes(range=[0.0, top])
-    return fig
+    return _style(fig, title=f"KL(Q‖P) to the uniform prior<br><sup>ceiling ln n = "
+                  f"{ceiling:.4g} nats</sup>", x_title=ITERATION_AXIS, y_title="KL(Q‖P) (nats)",
+                  uirevision=uirevision, hovermode="x unified", yaxis=dict(range=[0.0, top]))
 
 
 def alpha_figure(frame, current=None, uirevision="alpha"):
@@ -144,10 +139,8 @@ def alpha_figure(frame, current=None, uirevision="alpha"):
     if current is not None and selected.any():
         k = int(np.flatnonzero(selected)[0])
         title += f"<br><sup>iteration {int(it[k])}: {labels[k]}</sup>"
-    _style(fig, title=title, x_title=ITERATION_AXIS,
-           y_title="weight α (unnormalized)", uirevision=uirevision)
-    fig.update_layout(bargap=0.15)
-    return fig
+    return _style(fig, title=title, x_title=ITERATION_AXIS, y_title="weight α (unnormalized)",
+                  uirevision=uirevision, bargap=0.15)
 
 
 _SERIES_COLORS = (BLUE, VERMILION, GREEN, ORANGE, PURPLE, SKY)
@@ -169,11 +162,8 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
     values = values[np.isfinite(values)]
     if current is not None and values.size:
         fig.add_trace(_current_marker(current, float(values.min()), float(values.max())))
-    _style(fig, title=title, x_title=x_title, y_title=y_title, uirevision=uirevision,
-           hovermode="x unified")
-    if log_y:
-        fig.update_yaxes(type="log")
-    return fig
+    return _style(fig, title=title, x_title=x_title, y_title=y_title, uirevision=uirevision,
+                  hovermode="x unified", yaxis=dict(type="log") if log_y else None)
 
 
 def placeholder_figure(title, why):
@@ -181,8 +171,7 @@ def placeholder_figure(title, why):
     fig = _figure()
     fig.add_annotation(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                        font=dict(size=14, color=GREY))
-    _style(fig, title=title, x_title=ITERATION_AXIS, y_title="–", uirevision=title)
-    return fig
+    return _style(fig, title=title, x_title=ITERATION_AXIS, y_title="–", uirevision=title)
 
 
 def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_voters"):
@@ -206,9 +195,8 @@ def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_vote
                         f"MinCq(CB-Boost): {which} error", ORANGE, width=1.5, dash="dashdot"))
     if current is not None:
         fig.add_trace(_current_marker(current, 0.0, 1.02))
-    _style(fig, title="CB-Boost vs. the best vote on its voters<br><sup>MinCq(CB-Boost): the "
-           "lowest C-bound any weights on the voters chosen so far reach (CB-Boost paper, "
-           "Fig. 5)</sup>", x_title=ITERATION_AXIS, y_title="C-bound / 0-1 error (fraction)",
-           uirevision=uirevision, hovermode="x unified", legend_width=800)
-    fig.update_yaxes(range=[0.0, 1.02])
-    return fig
+    return _style(fig, title="CB-Boost vs. the best vote on its voters<br><sup>MinCq(CB-Boost): "
+                  "the lowest C-bound any weights on the voters chosen so far reach (CB-Boost "
+                  "paper, Fig. 5)</sup>", x_title=ITERATION_AXIS,
+                  y_title="C-bound / 0-1 error (fraction)", uirevision=uirevision,
+                  hovermode="x unified", legend_width=800, yaxis=dict(range=[0.0, 1.02]))

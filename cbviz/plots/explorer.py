@@ -105,9 +105,9 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
             hovertemplate=f"chosen point<br>{sx} = %{{x:.3f}}, {sy} = %{{y:.3f}}<extra></extra>"))
     what = ("C = 1 − (1 − 2r)² / (1 − 2d) (Lacasse et al. 2006)" if axes == "risks"
             else "C = 1 − μ₁² / μ₂ (Lacasse et al. 2006)")
-    _style(fig, title=f"The C-bound over the plane<br><sup>{what}; contours every 0.1</sup>",
-           x_title=AXES[axes][0], y_title=AXES[axes][1], uirevision=f"{uirevision}_{axes}",
-           height=470, legend_width=520)
+    fig = _style(fig, title=f"The C-bound over the plane<br><sup>{what}; contours every 0.1</sup>",
+                 x_title=AXES[axes][0], y_title=AXES[axes][1], uirevision=f"{uirevision}_{axes}",
+                 height=470, legend_width=520)
     fig.update_xaxes(range=[0.0, top])
     fig.update_yaxes(range=[0.0, top])
     return fig
@@ -142,11 +142,11 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
             marker=dict(symbol="star", size=16, color=YELLOW, line=dict(color=BLACK, width=1.5)),
             hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
     better = "d > r" if axes == "risks" else "μ₂ < μ₁"
-    _style(fig, title=f"C-bound and 2r along {sx} = {x:.3f}<br><sup>the C-bound falls as the "
-           f"voters disagree more; it beats 2r where {better}</sup>",
-           x_title=AXES[axes][1] + (" (reachable part)" if axes == "risks" else ""),
-           y_title="bound on the majority vote's error", uirevision=f"{uirevision}_{axes}",
-           height=470, legend_width=380)
+    fig = _style(fig, title=f"C-bound and 2r along {sx} = {x:.3f}<br><sup>the C-bound falls as the "
+                 f"voters disagree more; it beats 2r where {better}</sup>",
+                 x_title=AXES[axes][1] + (" (reachable part)" if axes == "risks" else ""),
+                 y_title="bound on the majority vote's error", uirevision=f"{uirevision}_{axes}",
+                 height=470, legend_width=380)
     fig.update_yaxes(range=[0.0, 1.02])
     return fig
 
@@ -170,10 +170,10 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
                                  marker=dict(symbol="square", size=12, color=color,
                                              line=dict(color=GREY, width=1))))
-    _style(fig, title=f"Who errs where<br><sup>the vote errs where at least "
-           f"{summary.threshold} of the {n} voters err</sup>", x_title="example",
-           y_title="", uirevision=uirevision, height=60 * (n + 1) + 120, legend_width=300)
-    fig.update_yaxes(autorange="reversed")
+    fig = _style(fig, title=f"Who errs where<br><sup>the vote errs where at least "
+                 f"{summary.threshold} of the {n} voters err</sup>", x_title="example",
+                 y_title="", uirevision=uirevision, height=60 * (n + 1) + 120, legend_width=300)
+    fig.update_yaxes(autorange="reversed", automargin=True)  # row names wider than the margin
     fig.update_xaxes(type="category")
     return fig
 
@@ -196,10 +196,10 @@ def toy_bars_figure(summary, uirevision="toy_bars"):
             x=x, y=y, name=name, marker=dict(color=color, line=dict(color=BLACK, width=0.5)),
             text=[f"{v:.3f}" for v in y], textposition="outside", cliponaxis=False,
             hovertemplate="%{x} = %{y:.4f}<extra>" + name + "</extra>"))
-    _style(fig, title="Errors, r, d and the bounds<br><sup>uniform vote of the "
-           f"{n} voters; C-bound C defined when r < 1/2</sup>", x_title="",
-           y_title="fraction of the examples", uirevision=uirevision, height=360,
-           legend_width=420)
+    fig = _style(fig, title="Errors, r, d and the bounds<br><sup>uniform vote of the "
+                 f"{n} voters; C-bound C defined when r < 1/2</sup>", x_title="",
+                 y_title="fraction of the examples", uirevision=uirevision, height=360,
+                 legend_width=420)
     fig.update_yaxes(range=[0.0, max(1.0, summary.first_order) * 1.12])
     fig.update_xaxes(tickangle=0)
     fig.update_layout(bargap=0.25)
@@ -244,11 +244,11 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
             name=f"m of the step page's run ({m_run:,})",
             line=dict(color=BLACK, width=1.2, dash="dot"),
             hovertemplate="m of the step page's run = %{x:,.0f}<extra></extra>"))
-    _style(fig, title=f"PAC-Bayes bounds against the sample size<br><sup>KL(Q‖P) = {_g(kl)} "
-           f"nats; δ = {_g(delta)}; each holds with probability ≥ 1 − δ</sup>",
-           x_title="training examples m (log scale)",
-           y_title="bound on the true risk of the vote", uirevision=uirevision, height=440,
-           legend_width=800, hovermode="x unified")
+    fig = _style(fig, title=f"PAC-Bayes bounds against the sample size<br><sup>KL(Q‖P) = {_g(kl)} "
+                 f"nats; δ = {_g(delta)}; each holds with probability ≥ 1 − δ</sup>",
+                 x_title="training examples m (log scale)",
+                 y_title="bound on the true risk of the vote", uirevision=uirevision, height=440,
+                 legend_width=800, hovermode="x unified")
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0.0, 1.02])
     return fig

@@ -54,9 +54,9 @@ def direction_curve_figure(curve, uirevision="direction"):
         title += f", α* = {_g(curve.alpha_star)}"
     else:
         title += ": no improving weight"
-    _style(fig, title=title + "</sup>", x_title="weight α of the new voter (unnormalized vote)",
-           y_title="empirical C-bound", uirevision=uirevision)
-    return fig
+    return _style(fig, title=title + "</sup>",
+                  x_title="weight α of the new voter (unnormalized vote)",
+                  y_title="empirical C-bound", uirevision=uirevision)
 
 
 def _subsample(idx, keep, limit, rng_seed=0):
@@ -151,9 +151,9 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
         shown += f"; {int(lowers.sum())} of the {n} voters lower the C-bound"
     if good.size < n_good:
         shown += f"; {good.size} shown"
-    _style(fig, title=f"Which voter next?<br><sup>{shown}</sup>",
-           x_title="gradient score −∂C/∂a_k at a_k = 0",
-           y_title="exact C-bound decrease (Property 1)", uirevision=uirevision)
+    fig = _style(fig, title=f"Which voter next?<br><sup>{shown}</sup>",
+                 x_title="gradient score −∂C/∂a_k at a_k = 0",
+                 y_title="exact C-bound decrease (Property 1)", uirevision=uirevision)
     fig.update_yaxes(rangemode="tozero")
     return fig
 
@@ -213,6 +213,6 @@ def lockstep_figure(table, uirevision="lockstep"):
         rate = f"agree on {int(agree.sum())} of {it.size} steps ({agree.mean():.0%})"
     else:
         rate = "no steps yet"
-    _style(fig, title=f"Exhaustive vs. gradient rule<br><sup>{rate}</sup>", x_title=ITERATION_AXIS,
-           y_title="empirical C-bound", uirevision=uirevision, hovermode="x unified")
+    fig = _style(fig, title=f"Exhaustive vs. gradient rule<br><sup>{rate}</sup>", x_title=ITERATION_AXIS,
+                 y_title="empirical C-bound", uirevision=uirevision, hovermode="x unified")
     return fig

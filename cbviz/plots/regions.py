@@ -53,44 +53,50 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
             x=[x, x], y=[0.0, top], mode="lines", name=name, line=dict(color=color, width=2, dash=dash),
             hovertemplate=f"{name}<br>margin = %{{x:.4g}}<extra></extra>"))
     c = 1.0 - mu1 ** 2 / mu2 if mu1 is not None and mu2 and mu1 > 0 and mu2 > 0 else 1.0
-    _style(fig, title=f"Training margins<br><sup>μ₁ = {_g(mu1)}, √μ₂ = {_g(root)}, C-bound = {_g(c)}</sup>",
-           x_title="margin y·F(x)/Σa (−1: all voters wrong, +1: all right)",
-           y_title="examples (count)", uirevision=uirevision)
-    fig.update_xaxes(range=[-1.0, 1.0], zeroline=False)
-    fig.update_yaxes(range=[0.0, top])
+    fig = _style(fig, title=f"Training margins<br><sup>μ₁ = {_g(mu1)}, √μ₂ = {_g(root)}, "
+                 f"C-bound = {_g(c)}</sup>",
+                 x_title="margin y·F(x)/Σa (−1: all voters wrong, +1: all right)",
+                 y_title="examples (count)", uirevision=uirevision, bargap=0.0,
+                 xaxis=dict(range=[-1.0, 1.0], zeroline=False), yaxis=dict(range=[0.0, top]))
     fig.add_vrect(x0=-1.0, x1=0.0, fillcolor=VERMILION, opacity=0.08, layer="below",
                   line_width=0, annotation_text="vote wrong", annotation_position="top left",
                   annotation_font=dict(color=VERMILION, size=11))
-    fig.update_layout(bargap=0.0)
     return fig
 
 
-def _grid_axis(a, axis):
-    a = np.asarray(a, dtype=float)
-    if a.ndim == 1:
-        return a
-    return a[0, :] if axis == 0 else a[:, 0]
+def _boundary(xe, ye, Z):
+    """The sides shared by neighbouring cells whose votes differ in sign: ``(x, y)`` of one
+    polyline with NaN gaps between the segments."""
+    S = np.sign(Z)
+    i, j = np.nonzero(S[:, :-1] != S[:, 1:])   # side at x = xe[j + 1] between rows i and i + 1
+    vertical = (np.column_stack([xe[j + 1], xe[j + 1]]), np.column_stack([ye[i], ye[i + 1]]))
+    i, j = np.nonzero(S[:-1, :] != S[1:, :])   # side at y = ye[i + 1] between columns j, j + 1
+    horizontal = (np.column_stack([xe[j], xe[j + 1]]), np.column_stack([ye[i + 1], ye[i + 1]]))
+    x, y = (np.vstack([v, h]) for v, h in zip(vertical, horizontal))
+    gap = np.full((x.shape[0], 1), np.nan)
+    return np.hstack([x, gap]).ravel(), np.hstack([y, gap]).ravel()
 
 
-def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump=None,
+def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump=None,
                     feature_names=("x0", "x1"), uirevision="regions", subtitle=None,
                     height=420, title="Majority vote on the input plane", show_scale=True):
-    """Normalized vote on a grid of the input plane, the data points and the newest voter.
+    """Normalized vote on cells of the input plane, the data points and the newest voter.
 
     Colors: red where the vote says +1, blue where it says -1, white on the boundary;
     points of label +1 are red circles, label -1 blue squares (test points open).
 
-    ``xx`` / ``yy`` are the grid coordinates (1-D axes or 2-D meshgrid arrays), ``Z`` the
-    vote ``F(x)/sum(a)`` on the grid (rows follow ``yy``).  ``stump`` is None or
+    ``xe`` / ``ye`` are the cell edges on each axis, ``Z[i, j]`` the vote ``F(x)/sum(a)`` on
+    the cell ``[xe[j], xe[j+1]] x [ye[i], ye[i+1]]`` (as
+    :meth:`cbviz.workbench.Problem.vote_grid` gives them).  The decision boundary is drawn
+    along the cell sides where the vote changes sign.  ``stump`` is None or
     ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
     optional ``"name"`` (legend text) and ``"color"``.
     """
-    gx, gy = _grid_axis(xx, 0), _grid_axis(yy, 1)
+    gx, gy = np.asarray(xe, dtype=float).ravel(), np.asarray(ye, dtype=float).ravel()
     Z = np.asarray(Z, dtype=float)
-    if Z.size != gx.size * gy.size or (Z.ndim == 2 and Z.shape != (gy.size, gx.size)):
-        raise ValueError(f"Z has shape {Z.shape}; the grid needs ({gy.size}, {gx.size}) "
-                         "(rows follow yy, columns xx)")
-    Z = Z.reshape(gy.size, gx.size)
+    if Z.shape != (gy.size - 1, gx.size - 1):
+        raise ValueError(f"Z has shape {Z.shape}; cells between these edges need "
+                         f"({gy.size - 1}, {gx.size - 1}) (rows follow ye, columns xe)")
     fx, fy = (_safe(n) for n in feature_names)
     fig = _figure()
     fig.add_trace(go.Heatmap(
@@ -99,12 +105,12 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
         colorbar=dict(title=dict(text="vote", side="top"), thickness=12, len=0.8,
                       tickvals=[-1, -0.5, 0, 0.5, 1]),
         hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
-    if np.nanmin(Z) < 0 < np.nanmax(Z):
-        fig.add_trace(go.Contour(
-            x=gx, y=gy, z=Z, name="decision boundary (vote = 0)", showscale=False,
-            showlegend=True, contours=dict(start=0, end=0, size=1, coloring="none"),
-            line=dict(color=BLACK, width=2), hoverinfo="skip",
-            hovertemplate="decision boundary<extra></extra>"))
+    bx, by = _boundary(gx, gy, Z)
+    if bx.size:
+        fig.add_trace(go.Scatter(
+            x=bx, y=by, mode="lines", name="decision boundary",
+            line=dict(color=BLACK, width=2),
+            hovertemplate="decision boundary: the vote changes sign here<extra></extra>"))
 
     def points(X, y, sign, name, symbol, filled):
         X = np.asarray(X, dtype=float)
@@ -134,14 +140,15 @@ def decision_figure(xx, yy, Z, X_train, y_train, X_test=None, y_test=None, stump
             x=x, y=y, mode="lines", name=name,
             line=dict(color=s.get("color", YELLOW), width=4, dash="dash"),
             hovertemplate=f"{name}<br>threshold = {t:.4g}<extra></extra>"))
-    subtitle = "color: normalized vote Σ Qₖ hₖ(x)" if subtitle is None else subtitle
-    _style(fig, title=f"{title}<br><sup>{subtitle}</sup>",
-           x_title=fx, y_title=fy, uirevision=uirevision, height=height)
-    fig.update_xaxes(range=[gx.min(), gx.max()], showgrid=False, zeroline=False,
-                     constrain="domain")
-    fig.update_yaxes(range=[gy.min(), gy.max()], showgrid=False, zeroline=False,
-                     scaleanchor="x", scaleratio=1, constrain="domain")
-    return fig
+    if subtitle is None:
+        subtitle = "color: normalized vote Σ Qₖ hₖ(x)" + (
+            "" if show_scale else " from −1 (deep blue) through 0 (white) to +1 (deep red)")
+    return _style(fig, title=f"{title}<br><sup>{subtitle}</sup>", x_title=fx, y_title=fy,
+                  uirevision=uirevision, height=height,
+                  xaxis=dict(range=[gx[0], gx[-1]], showgrid=False, zeroline=False,
+                             constrain="domain"),
+                  yaxis=dict(range=[gy[0], gy[-1]], showgrid=False, zeroline=False,
+                             scaleanchor="x", scaleratio=1, constrain="domain"))
 
 
 def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="projection"):
@@ -175,8 +182,8 @@ def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="pr
                             line=dict(color="white" if filled else color, width=1)),
                 hovertemplate=f"{name}<br>PC1 = %{{x:.4g}}<br>PC2 = %{{y:.4g}}<extra></extra>"))
     pc2 = share[1] if share.size > 1 else 0.0
-    _style(fig, title="The data on their first two principal axes<br><sup>standardized "
-           "features, axes fitted on the training part</sup>",
-           x_title=f"PC1 ({share[0]:.0%} of the variance)", y_title=f"PC2 ({pc2:.0%} of the variance)",
-           uirevision=uirevision, height=420)
+    fig = _style(fig, title="The data on their first two principal axes<br><sup>standardized "
+                 "features, axes fitted on the training part</sup>",
+                 x_title=f"PC1 ({share[0]:.0%} of the variance)", y_title=f"PC2 ({pc2:.0%} of the variance)",
+                 uirevision=uirevision, height=420)
     return fig

@@ -98,13 +98,26 @@ def _figure(*traces):
 
 
 def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode="closest",
-           legend_width=400):
-    """Apply the layout every figure shares; legend shown when more than one trace has one."""
+           legend_width=400, xaxis=None, yaxis=None, **layout):
+    """The figure with the layout every figure shares; legend shown when more than one trace
+    has one.  ``xaxis``, ``yaxis`` and ``layout`` add to (or override) that layout.
+
+    Returns a new figure (the traces of ``fig`` and its layout so far, with this layout
+    merged in), made in one go: Plotly's ``update_layout`` walks every key it is given and
+    costs about 10 times more, on every chart of every Step.  The margins are set here
+    (title lines, legend rows) and not grown by Plotly (``automargin``): measuring and growing
+    them costs the browser a second layout pass on every redraw.
+    """
     shown = [t for t in fig.data if t.showlegend is not False]
     multi = len(shown) > 1
     legend_room = _legend_rows(shown, legend_width) * 21 if multi else 0
     title, title_lines = _readable_title(title, legend_width)
-    fig.update_layout(
+    x = {"title": {"text": x_title}, "automargin": False}
+    if x_title == ITERATION_AXIS:  # whole iterations only: no 1.5 ticks on short runs
+        last = max((np.nanmax(np.asarray(t.x, dtype=float)) for t in fig.data
+                    if t.x is not None and len(t.x)), default=1.0)
+        x.update(tickformat="d", dtick=1 if last <= 12 else None)
+    shared = dict(
         template=_TEMPLATE,
         title=dict(text=title, x=0.0, xref="paper", xanchor="left",
                    y=1.0, yref="container", yanchor="top", pad=dict(t=12),
@@ -115,16 +128,26 @@ def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode
         showlegend=multi,
         legend=dict(orientation="h", x=0.0, xanchor="left", y=0.0, yref="container",
                     yanchor="bottom", font=dict(size=11), itemsizing="constant"),
-        margin=dict(l=64, r=18, t=50 + 18 * title_lines, b=60 + legend_room),
+        margin=dict(l=64, r=18, t=50 + 18 * title_lines, b=60 + legend_room, autoexpand=False),
         font=dict(size=12),
+        xaxis={**x, **(xaxis or {})},
+        yaxis={"title": {"text": y_title}, "automargin": False, **(yaxis or {})},
+        **layout,
     )
-    fig.update_xaxes(title_text=x_title, automargin=True)
-    fig.update_yaxes(title_text=y_title, automargin=True)
-    if x_title == ITERATION_AXIS:  # whole iterations only: no 1.5 ticks on short runs
-        last = max((np.nanmax(np.asarray(t.x, dtype=float)) for t in fig.data
-                    if t.x is not None and len(t.x)), default=1.0)
-        fig.update_xaxes(tickformat="d", dtick=1 if last <= 12 else None)
-    return fig
+    merged = _merge(fig.layout.to_plotly_json(), shared)
+    return go.Figure(data=[t.to_plotly_json() for t in fig.data], layout=merged,
+                     _validate=False)
+
+
+def _merge(base, extra):
+    """``base`` updated by ``extra``, nested dictionaries merged key by key."""
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 SUBTITLE_STYLE = "font-size:12px;color:#444"

@@ -5,6 +5,7 @@ from cbviz import plots
 from cbviz.algorithms.registry import ALGORITHMS
 from cbviz.baselines import BASELINES
 from cbviz.compare import Comparison
+from cbviz.export import table_csv
 from cbviz.ui import state
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
@@ -140,7 +141,7 @@ st.dataframe(table, hide_index=True, width="stretch",
                             ("test error", "train error", "C-bound",
                              "PAC-Bayes bound (Roy et al. 2016)", "tightest PAC-Bayes bound")})
 d1, _ = st.columns([1, 3])
-d1.download_button("Table (CSV)", lambda: cmp.final_table().to_csv(index=False),
+d1.download_button("Table (CSV)", lambda: table_csv(cmp.final_table()),
                    "comparison.csv", "text/csv", key="cmp_csv", on_click="ignore",
                    icon=":material/download:")
 export_charts(figures, "cmp_export")

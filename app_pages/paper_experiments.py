@@ -15,6 +15,7 @@ from cbviz.experiments import (
     run_experiment,
     wide,
 )
+from cbviz.export import table_csv
 from cbviz.ui import state
 from cbviz.ui.figures import export_charts
 from cbviz.ui.glossary import CB_BOOST_PAPER
@@ -115,7 +116,7 @@ st.subheader("Tables")
 for table_name, table in tables.items():
     with st.expander(f"{table_name} ({len(table)} rows)"):
         st.dataframe(table, hide_index=True, width="stretch")
-        st.download_button(f"{table_name} (CSV)", table.to_csv(index=False),
+        st.download_button(f"{table_name} (CSV)", table_csv(table),
                            f"{name}_{table_name}.csv", "text/csv", key=f"exp_csv_{table_name}",
                            on_click="ignore", icon=":material/download:")
 export_charts(figures, "exp_export")

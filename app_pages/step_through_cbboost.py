@@ -9,13 +9,14 @@ from cbviz import bounds, plots
 from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.mincq import mincq_on_history
 from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
+from cbviz.export import table_csv
 from cbviz.ui import runs, state
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
 from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.ui.text import md
 
-STORE = "step_store"
+STORE = runs.VIEW_STORE
 settings, problem = require_problem()
 page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5,
                            # each chart costs time per step; the plane is drawn for 2-D data
@@ -75,7 +76,7 @@ if note:
     st.warning(md(note), icon=":material/history:")
 wanted = st.session_state.pop("step_view_wanted", None)
 if wanted:
-    st.session_state["step_view"] = min(wanted, max(1, len(run.history)))
+    runs.show_iteration(min(wanted, max(1, len(run.history))))
 
 
 def controls():
@@ -104,7 +105,7 @@ def controls():
             bar.progress(len(run.history) / run.max_iter,
                          text=f"iteration {len(run.history)} of at most {run.max_iter}")
         bar.empty()
-        st.session_state["step_view"] = max(1, len(run.history))
+        runs.show_iteration(len(run.history))
 
 
 def toggle_play():
@@ -163,7 +164,8 @@ def show():
         return None
     n = len(run.history)
     if n > 1:
-        t = st.slider("Show iteration", 1, n, key="step_view",
+        page["view"] = min(page.get("view", n), n)
+        t = st.slider("Show iteration", 1, n, **state.bind(STORE, "view", "step_view"),
                       help="every plot below shows the vote as it was at this iteration")
     else:
         t = 1
@@ -414,7 +416,7 @@ def export():
     """
     st.subheader("Export")
     e1, e2, e3 = st.columns(3)
-    e1.download_button("Records (CSV)", lambda: run.to_frame().to_csv(index=False),
+    e1.download_button("Records (CSV)", lambda: table_csv(run.to_frame()),
                        f"{algorithm}_records.csv", "text/csv", key="step_dl_csv",
                        on_click="ignore")
     e2.download_button("Settings (JSON)",

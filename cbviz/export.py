@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 
-__all__ = ["ExportUnavailable", "chromium_path", "figure_html", "figure_png"]
+__all__ = ["ExportUnavailable", "chromium_path", "figure_html", "figure_png", "table_csv"]
 
 _CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 
@@ -20,6 +20,22 @@ def chromium_path():
         return path
     found = next((p for p in _CANDIDATES if os.path.exists(p)), None)
     return found or shutil.which("chromium") or shutil.which("google-chrome")
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def table_csv(frame):
+    """``frame`` as CSV text that a spreadsheet opens as data: a text cell that starts like a
+    formula (``= + - @``, tab, carriage return; e.g. a voter named after a column ``=cmd()``)
+    gets a leading ``'``, so it is shown, never run.  Numbers are written as they are."""
+    out = frame.copy()
+    for column in out.columns[out.dtypes == object]:
+        out[column] = out[column].map(
+            lambda v: "'" + v if isinstance(v, str) and v.startswith(_FORMULA_START) else v)
+    out.columns = [f"'{c}" if isinstance(c, str) and c.startswith(_FORMULA_START) else c
+                   for c in out.columns]
+    return out.to_csv(index=False)
 
 
 def figure_html(fig):

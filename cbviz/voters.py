@@ -22,6 +22,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_array
 
+from .data.core import MAX_SEED, _short
+
 __all__ = ["VoterOperator", "DenseOperator", "StumpOperator", "as_operator",
            "StumpPool", "HyperplanePool", "RBFPool", "BINNINGS", "ENGINE_THREADS",
            "engine_threads", "use_engine_threads"]
@@ -507,6 +509,38 @@ def _with_complements(arrays, sign, complements):
 
 
 BINNINGS = ("uniform", "quantile")
+MAX_POOL_BYTES = 2_000_000_000
+"""Memory a pool may need, checked by ``fit`` before anything is allocated: the pool's
+arrays and the voter data ``operator()`` builds on the inputs it was fitted on (the stump
+engine's bins, or the dense matrix of the other pools).  Many sessions share one server (a
+classroom); beyond the cap a fit is refused with its estimate instead of failing with a
+``MemoryError`` (or swapping) halfway.  This also caps the number of voters: 2 GB is about
+50 million stumps, or 250 million voter outputs of a dense pool (voters x examples)."""
+
+
+def _check_size(pool, n_voters, nbytes, knob):
+    """ValueError when a pool of ``n_voters`` needing ``nbytes`` is over :data:`MAX_POOL_BYTES`."""
+    if nbytes > MAX_POOL_BYTES:
+        raise ValueError(f"{type(pool).__name__}({knob}) would make {n_voters:,} voters and need "
+                         f"about {nbytes / 1e9:,.1f} GB; the cap is {MAX_POOL_BYTES / 1e9:g} GB "
+                         f"(cbviz.voters.MAX_POOL_BYTES): use fewer voters")
+
+
+def _check_random_state(value):
+    """``random_state`` for ``numpy.random.default_rng``: None, a NumPy generator / seed
+    sequence, or an integer in [0, :data:`MAX_SEED`]; else ValueError naming the range."""
+    if value is None or isinstance(value, (np.random.Generator, np.random.BitGenerator,
+                                           np.random.SeedSequence)):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
+            and 0 <= value <= MAX_SEED:
+        return int(value)
+    raise ValueError(f"random_state must be None or an integer in [0, {MAX_SEED}] (NumPy's seed "
+                     f"range); got {_short(value)}")
+
+
+def _positive_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
 
 
 class StumpPool(BaseEstimator):
@@ -557,14 +591,20 @@ class StumpPool(BaseEstimator):
     def fit(self, X, y=None, feature_names=None):
         """Learn thresholds from the training inputs ``X`` (m x d); ``y`` is ignored."""
         n = self.n_thresholds
-        if not (n == "all" or (isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1)):
+        if not (n == "all" or _positive_int(n)):
             raise ValueError(f"n_thresholds must be a positive integer or 'all', got {n!r}")
         if self.binning not in BINNINGS:
             raise ValueError(f"binning must be one of {BINNINGS}, got {self.binning!r}")
         X = check_array(X, dtype=float)
         self.n_features_in_ = X.shape[1]
         self.feature_names_ = _names(feature_names, X.shape[1])
+        uniform = n != "all" and self.binning == "uniform"
+        if uniform:  # n thresholds on every non-constant feature: checked before placing them
+            split = int(np.count_nonzero(np.ptp(X, axis=0) > 0)) if X.shape[0] else 0
+            self._check_size(X.shape[0], [int(n)] * split)
         thr = [self._thresholds(X[:, j]) for j in range(X.shape[1])]
+        if not uniform:  # at most one per distinct value (memory bounded by X's): known now
+            self._check_size(X.shape[0], [t.size for t in thr if t.size])
         feature = np.repeat(np.arange(X.shape[1]), [t.size for t in thr])
         threshold = np.concatenate(thr) if thr else np.empty(0)
         if feature.size == 0:
@@ -573,6 +613,19 @@ class StumpPool(BaseEstimator):
         (self.feature_, self.threshold_), self.sign_, self.base_ = _with_complements(
             [feature, threshold], np.ones(feature.size), self.complements)
         return self
+
+    def _check_size(self, m, per_feature):
+        """Refuse a pool over :data:`MAX_POOL_BYTES`: ``per_feature`` thresholds on each split
+        feature, ``m`` fitting examples.  Per voter: its feature, threshold, sign and base
+        stump, and the operator's squared norm (40 bytes); per base stump: its bin position
+        and the operator's sorting copies (24 bytes); the bins: one code of 1, 2 or 4 bytes
+        per example and split feature."""
+        n_base = sum(per_feature)
+        voters = n_base * (2 if self.complements else 1)
+        widest = max(per_feature, default=0)
+        code = 1 if widest <= 255 else 2 if widest <= 65535 else 4   # bytes, as _bins picks
+        nbytes = 40 * voters + 24 * n_base + m * len(per_feature) * code
+        _check_size(self, voters, nbytes, f"n_thresholds={self.n_thresholds!r}")
 
     @property
     def n_voters_(self):
@@ -624,10 +677,15 @@ class HyperplanePool(_MatrixPool):
         self.random_state = random_state
 
     def fit(self, X, y=None, feature_names=None):
-        if not (isinstance(self.n_hyperplanes, (int, np.integer)) and self.n_hyperplanes >= 1):
+        if not _positive_int(self.n_hyperplanes):
             raise ValueError(f"n_hyperplanes must be a positive integer, got {self.n_hyperplanes!r}")
+        seed = _check_random_state(self.random_state)
         X = self._fit_names(X, feature_names)
-        rng = np.random.default_rng(self.random_state)
+        n, (m, d) = int(self.n_hyperplanes), X.shape
+        voters = n * (2 if self.complements else 1)
+        # directions, the projections X W^T and the dense voter matrix on the fitting inputs
+        _check_size(self, voters, 8 * (n * d + m * n + m * voters), f"n_hyperplanes={n}")
+        rng = np.random.default_rng(seed)
         W = rng.standard_normal((self.n_hyperplanes, X.shape[1]))
         W /= np.linalg.norm(W, axis=1, keepdims=True)
         anchors = X[rng.integers(0, X.shape[0], self.n_hyperplanes)]
@@ -657,7 +715,8 @@ class RBFPool(_MatrixPool):
     """Real-valued RBF voters ``h_c(x) = y_c exp(-gamma ||x - c||^2)`` in [-1, 1], with complements.
 
     The centres ``c`` are training points and ``y_c`` their labels (the MinCq paper's RBF
-    voters). ``gamma="scale"`` uses ``1 / (d * var(X))`` as scikit-learn's SVC does.
+    voters): ``n_centers`` of them drawn without replacement, every one when there are fewer.
+    ``gamma="scale"`` uses ``1 / (d * var(X))`` as scikit-learn's SVC does.
     """
 
     def __init__(self, n_centers=100, gamma="scale", complements=True, random_state=0):
@@ -669,13 +728,20 @@ class RBFPool(_MatrixPool):
     def fit(self, X, y=None, feature_names=None):
         if y is None:
             raise ValueError("RBFPool needs the training labels: fit(X, y)")
-        if not (isinstance(self.n_centers, (int, np.integer)) and self.n_centers >= 1):
+        if not _positive_int(self.n_centers):
             raise ValueError(f"n_centers must be a positive integer, got {self.n_centers!r}")
+        seed = _check_random_state(self.random_state)
         X = self._fit_names(X, feature_names)
         y = np.asarray(y)
         if y.shape != (X.shape[0],):
             raise ValueError(f"y has shape {y.shape}, expected ({X.shape[0]},)")
-        rng = np.random.default_rng(self.random_state)
+        (m, d), k = X.shape, min(int(self.n_centers), X.shape[0])
+        voters = k * (2 if self.complements else 1)
+        # centres, the squared distances and kernel values, and the dense voter matrix on the
+        # fitting inputs
+        _check_size(self, voters, 8 * (k * d + 2 * m * k + m * voters),
+                    f"n_centers={self.n_centers}")
+        rng = np.random.default_rng(seed)
         pick = rng.choice(X.shape[0], size=min(self.n_centers, X.shape[0]), replace=False)
         var = X.var()
         self.gamma_ = 1.0 / (X.shape[1] * var) if self.gamma == "scale" and var > 0 else (

@@ -8,12 +8,16 @@ training/test voter operators the steppers consume.  No Streamlit here.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import data
+from .data.core import _short
+from .data.csv_files import MAX_NAME_CHARS
 from .voters import HyperplanePool, RBFPool, StumpPool
 
 __all__ = ["Settings", "Problem", "build_problem", "POOLS", "NoFileYet"]
@@ -31,9 +35,17 @@ CHOICES = {"source": SOURCES, "pool": POOLS, "toy": data.TOY_KINDS,
            "n_thresholds": THRESHOLD_CHOICES}
 
 
+MAX_PAIR_CHARS = 100  # "a vs b" of two class labels
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Everything that defines the data and the voters of a run."""
+    """Everything that defines the data and the voters of a run.
+
+    Construction checks every field (type and allowed values: :data:`LIMITS`, :data:`CHOICES`,
+    the catalogue's real data sets, text lengths) and raises :class:`~cbviz.data.DataError`
+    naming the field and what it accepts.
+    """
 
     source: str = "toy"
     toy: str = "moons"
@@ -55,15 +67,8 @@ class Settings:
     delta: float = 0.05
 
     def __post_init__(self):
-        for name, choices in CHOICES.items():
-            if getattr(self, name) not in choices:
-                raise data.DataError(f"{name} must be one of {', '.join(choices)}; got "
-                                     f"{_short(getattr(self, name))}")
-        for name, (low, high) in LIMITS.items():
-            value = getattr(self, name)
-            if not low <= value <= high:
-                what = "prior part" if name == "prior_fraction" else name
-                raise data.DataError(f"{what} must be in [{low}, {high}]; got {_short(value)}")
+        for f in dataclasses.fields(self):
+            _check_field(f.name, f.type, getattr(self, f.name))
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -75,8 +80,9 @@ class Settings:
     def from_link(cls, values, base=None):
         """Settings from a link or file, one value at a time: ``(settings, ignored)``.
 
-        A value that cannot be read or is out of range is left out (the rest still apply) and
-        ``ignored`` says which and why.  Keys that are not settings are not looked at.
+        A value that cannot be read or is not allowed is left out (the rest still apply) and
+        ``ignored`` says which and why, naming the key and what it accepts.  Keys that are not
+        settings are not looked at.
         """
         current = (base or cls()).to_dict()
         ignored = []
@@ -91,24 +97,13 @@ class Settings:
 
     @classmethod
     def from_dict(cls, values):
-        """Settings from a dict of strings or values (query params, JSON); unknown keys ignored."""
-        kwargs = {}
-        for f in dataclasses.fields(cls):
-            if f.name not in values:
-                continue
-            raw = values[f.name]
-            try:
-                if f.type == "bool":
-                    kwargs[f.name] = _boolean(raw)
-                elif f.type == "int":
-                    kwargs[f.name] = int(raw)
-                elif f.type == "float":
-                    kwargs[f.name] = float(raw)
-                else:
-                    kwargs[f.name] = str(raw)
-            except (TypeError, ValueError, OverflowError):
-                raise data.DataError(f"{f.name}: cannot read {_short(raw)} as {f.type}") from None
-        return cls(**kwargs)
+        """Settings from a dict of strings or values (query params, JSON); unknown keys ignored.
+
+        Text is read as the field's type ("300" -> 300, "true" -> True); a value of another
+        type is refused, not converted (JSON ``true`` is not a number, ``300.5`` not an integer).
+        """
+        return cls(**{f.name: _read_field(f.type, values[f.name])
+                      for f in dataclasses.fields(cls) if f.name in values})
 
     def data_key(self):
         """The part of the settings that changes the data or the voters (runs reset on change)."""
@@ -179,6 +174,60 @@ class NoFileYet(data.DataError):
     """The CSV source is chosen but no file was given yet (not an error of the data)."""
 
 
+def _read_field(kind, raw):
+    """``raw`` as a value of the field type ``kind`` when it is text of that type (or a float
+    that is a whole number, for an integer field); else ``raw`` unchanged, for
+    :func:`_check_field` to refuse by name."""
+    try:
+        if kind == "bool" and isinstance(raw, (str, int)):
+            return _boolean(raw)
+        if kind == "int" and isinstance(raw, str):
+            return int(raw)
+        if kind == "int" and isinstance(raw, float) and raw.is_integer():
+            return int(raw)
+        if kind == "float" and isinstance(raw, str):
+            return float(raw)
+    except (ValueError, OverflowError):
+        pass
+    return raw
+
+
+def _check_field(name, kind, value):
+    """Raise DataError unless ``value`` is allowed for setting ``name`` (of type ``kind``)."""
+    got = _short(value)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise data.DataError(f"{name}: cannot read {got} as bool (true or false)")
+    elif name in LIMITS:
+        low, high = LIMITS[name]
+        what = f"{name} (the prior part)" if name == "prior_fraction" else name
+        typed = (numbers.Integral if kind == "int" else numbers.Real)
+        if isinstance(value, bool) or not isinstance(value, typed):
+            raise data.DataError(f"{what} must be in [{low}, {high}]; cannot read {got} as "
+                                 f"{'an integer' if kind == 'int' else 'a number'}")
+        if not low <= value <= high:
+            raise data.DataError(f"{what} must be in [{low}, {high}]; got {got}")
+    elif not isinstance(value, str):
+        raise data.DataError(f"{name} must be text; got {got}")
+    elif name in CHOICES:
+        if value not in CHOICES[name]:
+            raise data.DataError(f"{name} must be one of {', '.join(CHOICES[name])}; got {got}")
+    elif name == "real":
+        names = data.real_names()
+        if value not in names:
+            close = difflib.get_close_matches(value[:60].lower(), names, n=3, cutoff=0.6)
+            hint = f" Close names: {', '.join(close)}." if close else ""
+            raise data.DataError(f"real must be a data set of the catalogue ({len(names)} names: "
+                                 f"{', '.join(names[:3])}, ...); got {got}.{hint}")
+    elif name == "pair":
+        if len(value) > MAX_PAIR_CHARS or (value.strip() and _pair_parts(value) is None):
+            raise data.DataError(f"pair must be empty, 'a vs b' or 'a vs rest' (at most "
+                                 f"{MAX_PAIR_CHARS} characters); got {got}")
+    elif name == "csv_label" and len(value) > MAX_NAME_CHARS:
+        raise data.DataError(f"csv_label must be empty or a column name of at most "
+                             f"{MAX_NAME_CHARS} characters; got {got}")
+
+
 def _boolean(raw):
     """A bool from a link or file value; anything but true/false/1/0/yes/no is refused."""
     if isinstance(raw, bool):
@@ -189,20 +238,12 @@ def _boolean(raw):
     return text in ("true", "1", "yes")
 
 
-def _short(value, limit=60):
-    """A user value for a message: its repr, cut to ``limit`` characters."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
+def _pair_parts(text):
+    """The two class labels of 'a vs b' / 'a vs rest', or None when it does not look so."""
+    parts = [p.strip() for p in text.strip().split(" vs ")]
+    return tuple(parts) if len(parts) == 2 and all(parts) else None
 
 
-def _pair(text):
-    text = text.strip()
-    if not text:
-        return None
-    parts = [p.strip() for p in text.split(" vs ")]
-    if len(parts) != 2 or not all(parts):
-        raise data.DataError(f"class pair must look like 'a vs b' or 'a vs rest', got {text!r}")
-    return tuple(parts)
 
 
 def load(settings, csv_file=None):
@@ -210,11 +251,11 @@ def load(settings, csv_file=None):
     if settings.source == "toy":
         return data.make_toy(settings.toy, settings.n_samples, settings.toy_noise, settings.data_seed)
     if settings.source == "real":
-        return data.load_dataset(settings.real, pair=_pair(settings.pair))
+        return data.load_dataset(settings.real, pair=_pair_parts(settings.pair))
     if csv_file is None:
         raise NoFileYet("choose a CSV file to upload")
-    return data.load_csv(csv_file, label=settings.csv_label or None, pair=_pair(settings.pair),
-                         drop_nan=settings.csv_drop_nan)
+    return data.load_csv(csv_file, label=settings.csv_label or None,
+                         pair=_pair_parts(settings.pair), drop_nan=settings.csv_drop_nan)
 
 
 def make_pool(settings):

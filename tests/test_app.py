@@ -540,3 +540,24 @@ def test_a_link_asking_for_more_iterations_than_the_run_has_says_so():
     assert not at.exception
     text = shown(" ".join(w.value for w in at.warning))
     assert "asked for 40 iterations; this run stopped after 15" in text
+
+
+def test_a_visit_to_another_page_keeps_the_run_the_data_and_the_iteration_shown():
+    """Streamlit resets a page's widgets on a page change (the slider came back at 1; with
+    widget-held settings, a real data set came back as breast cancer)."""
+    at = app(source="real", real="ionosphere")
+    at.switch_page(STEP).run()
+    for _ in range(3):
+        at.button(key="step_once").click().run()
+    at.slider(key="step_view").set_value(2).run()
+    status = next(m.value for m in at.markdown if m.value.startswith("**Iteration"))
+    assert status.startswith("**Iteration 2** of 3")
+    at.switch_page(GRADIENT).run()
+    at.switch_page(STEP).run()
+    assert not at.exception, at.exception
+    assert next(m.value for m in at.markdown if m.value.startswith("**Iteration")) == status
+    caption = next(c.value for c in at.main.caption if "train /" in c.value)
+    assert caption.startswith("radar returns from the ionosphere")
+    at.button(key="step_once").click().run()
+    assert next(m.value for m in at.markdown
+                if m.value.startswith("**Iteration")).startswith("**Iteration 4** of 4")

@@ -27,3 +27,21 @@ def test_png_without_chromium_says_why(monkeypatch):
 def test_png_with_chromium():
     png = export.figure_png(_fig(), scale=1)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+
+
+def test_table_csv_keeps_formula_like_text_from_running_in_a_spreadsheet():
+    """Cells and column names that start like a formula get a leading quote; numbers (also
+    negative ones) and ordinary text are written as they are."""
+    import io
+
+    import pandas as pd
+
+    from cbviz.export import table_csv
+
+    frame = pd.DataFrame({"label": ["=cmd()", "+1", "-x", "@SUM(A1)", "\tx", "x1 > 0.5", None],
+                          "alpha": [-0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+                          "=evil": [1, 2, 3, 4, 5, 6, 7]})
+    back = pd.read_csv(io.StringIO(table_csv(frame)), keep_default_na=False)
+    assert list(back.columns) == ["label", "alpha", "'=evil"]
+    assert list(back["label"]) == ["'=cmd()", "'+1", "'-x", "'@SUM(A1)", "'\tx", "x1 > 0.5", ""]
+    assert list(back["alpha"]) == [-0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]

@@ -45,3 +45,17 @@ def test_numpy_scalars_are_accepted_for_every_hyper_parameter(key):
 def test_bad_delta_names_itself(delta):
     with pytest.raises(ParameterError, match="delta must be a finite number in"):
         ALGORITHMS["adaboost"].make(delta=delta)
+
+
+@pytest.mark.parametrize("value", ["abc", [1, 2], None, np.array([0.5, 0.5]), float("nan"),
+                                   "x" * 10_000])
+def test_a_hyper_parameter_of_the_wrong_type_gets_a_message_not_a_traceback(value):
+    """Every parameter of the registry refuses values of the wrong type with ParameterError,
+    echoing at most 40 characters of the value."""
+    for spec in ALGORITHMS.values():
+        for p in spec.params:
+            if p.kind == "choice" and value is None and None in p.choices:
+                continue
+            with pytest.raises(ParameterError, match=p.name) as info:
+                p.check(value)
+            assert len(str(info.value)) < len(p.name) + 200

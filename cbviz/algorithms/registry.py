@@ -5,6 +5,7 @@ iterate over it.  ``max_iter`` and ``delta`` are common to all and not listed pe
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 from .adaboost import AdaBoost
@@ -60,14 +61,18 @@ class Param:
 
     def check(self, value):
         """The value if it is allowed, else :class:`ParameterError` naming the range."""
+        got = f"got {str(value)[:40]!r}"
         if self.kind == "choice":
-            if value not in self.choices:
-                raise ParameterError(f"{self.name} must be one of {self.choices}, got {value!r}")
+            if not any(value is c or (isinstance(value, str) and value == c)
+                       for c in self.choices):
+                raise ParameterError(f"{self.name} must be one of {self.choices}, {got}")
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise ParameterError(f"{self.name} must be True or False, got {value!r}")
-        elif isinstance(value, bool) or not (self.low <= value <= self.high):
-            raise ParameterError(f"{self.name} must be in [{self.low}, {self.high}], got {value!r}")
+                raise ParameterError(f"{self.name} must be True or False, {got}")
+        elif (isinstance(value, bool) or not isinstance(value, numbers.Real)
+              or not (self.low <= value <= self.high)):
+            raise ParameterError(f"{self.name} must be a number in [{self.low}, {self.high}], "
+                                 f"{got}")
         return value
 
 

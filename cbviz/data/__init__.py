@@ -24,12 +24,12 @@ Preprocessing helpers follow the papers' protocol: :func:`train_test` (seeded, s
 :func:`add_feature_noise` (Gaussian noise scaled per feature: our protocol) and :class:`TanhNormalizer` (tanh of
 features standardized with training statistics only), combined by :func:`prepare`.
 """
-from .benchmarks import catalogue, class_labels, load_dataset
+from .benchmarks import catalogue, class_labels, load_dataset, real_names
 from .core import DataError, Dataset, Split
 from .csv_files import csv_columns, load_csv
 from .preparation import TanhNormalizer, add_feature_noise, prepare, train_test
 from .toy import TOY_KINDS, make_toy
 
 __all__ = ["DataError", "Dataset", "TOY_KINDS", "make_toy", "load_dataset", "class_labels",
-           "catalogue", "Split", "train_test", "add_feature_noise", "TanhNormalizer",
+           "catalogue", "real_names", "Split", "train_test", "add_feature_noise", "TanhNormalizer",
            "prepare", "load_csv", "csv_columns"]

@@ -17,6 +17,7 @@ from .core import (
     _fmt,
     _integral_labels,
     _py,
+    _short,
     _sort_key,
     _sorted_classes,
 )
@@ -112,7 +113,8 @@ def _keel_names() -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _real_names() -> tuple[str, ...]:
+def real_names() -> tuple[str, ...]:
+    """Names of the real data sets, as :func:`catalogue` lists them (no toy sets)."""
     return tuple(_SKLEARN_DESCRIPTIONS) + tuple(sorted(_keel_names()))
 
 
@@ -203,14 +205,14 @@ def _resolve_name(name) -> tuple[str, str]:
     for kind in TOY_KINDS:
         if key == kind:
             return "toy", kind
-    for real in _real_names():
+    for real in real_names():
         if key == _canon(real):
             return "real", real
-    every = list(TOY_KINDS) + list(_real_names())
+    every = list(TOY_KINDS) + list(real_names())
     close = difflib.get_close_matches(str(name).lower(), every, n=5, cutoff=0.5)
     close += [n for n in every if key and key in _canon(n) and n not in close][:5 - len(close)]
     hint = f" Close names: {', '.join(close)}." if close else ""
-    raise DataError(f"unknown data set {name!r}.{hint} See catalogue() for every name.")
+    raise DataError(f"unknown data set {_short(name)}.{hint} See catalogue() for every name.")
 
 
 # ----------------------------------------------------------------------------- labels -> +-1
@@ -271,7 +273,7 @@ def _catalogue_rows() -> tuple:
     for kind in TOY_KINDS:
         rows.append((kind, "toy", 300, 2, "generated", 2, None,
                      _TOY_DESCRIPTIONS[kind] + "; size and noise adjustable"))
-    for name in _real_names():
+    for name in real_names():
         full = _real_full(name)
         k = len(full.classes)
         desc = full.description

@@ -105,9 +105,33 @@ def _py(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _fmt(v) -> str:
-    """A class label as shown in messages: strings quoted, numbers bare."""
-    return repr(v) if isinstance(v, str) else str(v)
+def _fmt(v, limit=40) -> str:
+    """A class label as shown in messages: strings quoted (cut to ``limit`` characters inside
+    the quotes), numbers bare."""
+    if isinstance(v, str):
+        return repr(v if len(v) <= limit else v[:limit] + "…")
+    return str(v)
+
+
+def _short(value, limit=60) -> str:
+    """A user value for a message: its repr, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _listing(names, limit=160, quote=True) -> str:
+    """Names (user text) for a message: quoted and each cut to 40 characters (``quote``;
+    else items already formatted), the list cut after about ``limit`` characters with the
+    count of the rest."""
+    shown, size = [], 0
+    for name in names:
+        item = _fmt(str(name)) if quote else name
+        if shown and size + len(item) > limit:
+            break
+        shown.append(item)
+        size += len(item) + 2
+    rest = len(names) - len(shown)
+    return ", ".join(shown) + (f" and {rest} more" if rest else "")
 
 
 def _count(n: int, word: str) -> str:
@@ -130,17 +154,22 @@ def _integral_labels(labels: np.ndarray) -> np.ndarray:
     return labels
 
 
+MAX_SEED = 2**32 - 1   # NumPy's legacy seeding and scikit-learn's random_state stop there
+
+
 def _check_seed(seed, what="seed"):
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise DataError(f"{what} must be a non-negative integer; got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
+            or not 0 <= seed <= MAX_SEED:
+        raise DataError(f"{what} must be an integer in [0, {MAX_SEED}] (NumPy's seed range); "
+                        f"got {_short(seed)}")
     return int(seed)
 
 
 def _check_real(value, what, low=None, low_open=False):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise DataError(f"{what} must be a finite number; got {value!r}")
+        raise DataError(f"{what} must be a finite number; got {_short(value)}")
     if low is not None and (value <= low if low_open else value < low):
-        raise DataError(f"{what} must be {'>' if low_open else '>='} {low}; got {value!r}")
+        raise DataError(f"{what} must be {'>' if low_open else '>='} {low}; got {_short(value)}")
     return float(value)
 
 def _drop_constant(X, names):
@@ -148,7 +177,7 @@ def _drop_constant(X, names):
     notes = []
     if const.any():
         dropped = [names[k] for k in np.flatnonzero(const)]
-        shown = ", ".join(map(repr, dropped[:10])) + (" ..." if len(dropped) > 10 else "")
+        shown = _listing(dropped)
         notes.append(f"dropped constant column {shown}" if len(dropped) == 1
                      else f"dropped {len(dropped)} constant columns: {shown}")
         X = X[:, ~const]

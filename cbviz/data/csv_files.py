@@ -5,6 +5,7 @@ import codecs
 import csv
 import difflib
 import io
+import itertools
 import numbers
 import os
 import re
@@ -19,7 +20,9 @@ from .core import (
     _drop_constant,
     _fmt,
     _integral_labels,
+    _listing,
     _py,
+    _short,
     _sorted_classes,
 )
 from .labels import _binarize
@@ -38,7 +41,7 @@ def _read_raw(file, max_bytes):
     elif isinstance(file, (str, os.PathLike)):
         path = os.fspath(file)
         if not os.path.isfile(path):
-            raise DataError(f"no such file: {path!r}")
+            raise DataError(f"no such file: {_short(path)}")
         size = os.path.getsize(path)
         if size > max_bytes:
             raise DataError(f"file is {_size_text(size)}; {limit}")
@@ -71,44 +74,69 @@ def _read_raw(file, max_bytes):
 
 
 MAX_COLUMNS = 5000
+MAX_NAME_CHARS = 200   # a column name labels voters, axes and messages
 MAX_MAGNITUDE = 1e100  # beyond it, squares and differences overflow float64 in the bounds/plots
+_HEAD_LINES = 50       # the lines that decide the layout (separator, header row), read alike
+                       # by csv_columns and load_csv
+
+
+def _decode_as(data, codec, note):
+    try:
+        return data.decode(codec), (note,)
+    except UnicodeDecodeError as err:
+        name = codec.upper()
+        raise DataError(f"the file looks like {name} text but is not valid {name} (byte "
+                        f"{err.start:,}: {err.reason}); save it again as UTF-8 CSV") from None
 
 
 def _decode(data):
-    """Text of the file: UTF-16 (by its byte-order mark, or its NUL pattern), UTF-8 (with or
-    without BOM), else latin-1 (with a note)."""
+    """Text of the file: UTF-32 or UTF-16 by its byte-order mark, UTF-16 without one by its
+    pattern of NUL bytes, UTF-8 (with or without BOM), else latin-1 (with a note)."""
     if isinstance(data, str):
         return data, ()
-    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        return data.decode("utf-16"), ("decoded as UTF-16",)
+    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                       (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):   # UTF-32's little-endian mark starts with UTF-16's: first
+            return _decode_as(data, codec, f"decoded as {codec.upper()}")
     head = data[:4096]
-    if len(head) >= 4 and head[1::2].count(0) > 0.9 * (len(head) // 2):
-        return data.decode("utf-16-le", errors="replace"), ("decoded as UTF-16 (no byte-order "
-                                                            "mark)",)
+    if len(head) >= 4:
+        for zeros, codec in ((head[1::2], "utf-16-le"), (head[0::2], "utf-16-be")):
+            if zeros.count(0) > 0.9 * (len(head) // 2):   # ASCII text as UTF-16
+                return _decode_as(data, codec, f"decoded as {codec.upper()} (no byte-order mark)")
     try:
         return data.decode("utf-8-sig"), ()
     except UnicodeDecodeError:
         return data.decode("latin-1"), ("decoded as latin-1 (not valid UTF-8)",)
 
 
-def _check_shape(text, delim, header_fields, headerless):
-    """Refuse duplicated column names, too many columns, and rows with another number of
-    fields than the header (pandas would shift such a row, e.g. a decimal comma in a
-    comma-separated file, silently)."""
-    if not headerless:
-        seen = {}
-        for f in header_fields:
-            seen[f] = seen.get(f, 0) + 1
-        dup = [f"{f!r} ({n} times)" for f, n in seen.items() if n > 1]
-        if dup:
-            raise DataError(f"column names must be unique; repeated: {', '.join(dup[:5])}. "
-                            "Rename the copies")
-    if len(header_fields) > MAX_COLUMNS:
-        raise DataError(f"{len(header_fields):,} columns; at most {MAX_COLUMNS:,} are read (the "
+def _check_header(fields, headerless):
+    """Refuse too many columns, and names that are repeated or too long (empty names are
+    handled once the values are read)."""
+    if len(fields) > MAX_COLUMNS:
+        raise DataError(f"{len(fields):,} columns; at most {MAX_COLUMNS:,} are read (the "
                         f"voter pool grows with every feature: 10 thresholds per feature would "
-                        f"be {20 * len(header_fields):,} stumps). Keep the columns you need")
-    width = len(header_fields)
-    for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delim), start=1):
+                        f"be {20 * len(fields):,} stumps). Keep the columns you need")
+    if headerless:
+        return
+    for j, f in enumerate(fields):
+        if len(f) > MAX_NAME_CHARS:
+            raise DataError(f"the name of column {j + 1} has {len(f):,} characters ({_fmt(f)}); "
+                            f"at most {MAX_NAME_CHARS} are accepted (names label the voters, the "
+                            "axes and the messages): shorten it")
+    seen = {}
+    for f in fields:
+        if f:
+            seen[f] = seen.get(f, 0) + 1
+    dup = [f"{_fmt(f)} ({n} times)" for f, n in seen.items() if n > 1]
+    if dup:
+        raise DataError(f"column names must be unique; repeated: {', '.join(dup[:5])}. "
+                        "Rename the copies")
+
+
+def _check_widths(lines, delim, width):
+    """Refuse rows with another number of fields than the header (pandas would shift such a
+    row, e.g. a decimal comma in a comma-separated file, silently)."""
+    for number, row in enumerate(csv.reader(lines, delimiter=delim), start=1):
         if row and len(row) != width:
             hint = (" If its numbers use a decimal comma, separate the fields with ';'."
                     if delim == "," and len(row) > width else "")
@@ -124,7 +152,19 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _first_row_is_data(rows, decimal):
+    """True when the first row holds values, not names: all its fields are numbers, or its
+    fields that are not numbers (a class label) each occur again in their column below."""
+    first, below = [f.strip() for f in rows[0]], rows[1:]
+    numeric = [_is_number(f.replace(decimal, ".")) for f in first]
+    if len(first) < 2 or not any(numeric):
+        return False
+    return all(num or any(len(r) > j and r[j].strip() == f for r in below)
+               for j, (f, num) in enumerate(zip(first, numeric)))
+
+
 _DECIMAL_COMMA = re.compile(r"(?:^|[;\t|])\s*-?\d+,\d+\s*(?=[;\t|]|$)", re.M)
+_COMMA_NUMBER = re.compile(r"[-+]?\d*,\d+")
 
 
 def csv_columns(file, max_bytes=50_000_000):
@@ -132,44 +172,86 @@ def csv_columns(file, max_bytes=50_000_000):
     read from the first lines only: what a label-column chooser offers."""
     raw, _ = _read_raw(file, max_bytes)
     text, _ = _decode(raw)
-    head = "".join(io.StringIO(text).readlines()[:50])
-    df, _ = _parse_csv(head)
+    df, _, _ = _parse_csv(text, head_only=True)
     return [str(c) for c in df.columns]
 
 
-def _parse_csv(text: str):
+def _parse_csv(text: str, head_only=False):
+    """``(frame, notes, decimal mark)``: the file's values, columns named.  The separator, the
+    decimal mark and whether the first row is a header are decided from the first lines (the
+    same for ``head_only``, which reads only those lines)."""
     if not text.strip():
         raise DataError("the file is empty")
     if "\x00" in text[:4096]:
         raise DataError("the file is not text (it contains NUL bytes); export it as CSV "
                         "(comma-separated text)")
-    first = next(line for line in io.StringIO(text) if line.strip()).rstrip("\r\n")
+    head = list(itertools.islice((line for line in io.StringIO(text) if line.strip()),
+                                 _HEAD_LINES))
+    first = head[0].rstrip("\r\n")
     delim = max([",", ";", "\t", "|"], key=first.count)
     if first.count(delim) == 0:
         delim = ","
     # with ; tab or | between fields, "0,13" is a number written with a decimal comma
     decimal = "," if delim != "," and _DECIMAL_COMMA.search(text[:65536]) else "."
-    fields = [f.strip().strip('"') for f in first.split(delim)]
-    headerless = len(fields) > 1 and all(_is_number(f.replace(decimal, ".")) for f in fields)
-    _check_shape(text, delim, fields, headerless)
+    rows = list(csv.reader(head, delimiter=delim))
+    fields = [f.strip() for f in rows[0]]
+    headerless = _first_row_is_data(rows, decimal)
+    _check_header(fields, headerless)
+    body = "".join(head) if head_only else text
+    _check_widths(io.StringIO(body), delim, len(fields))
     notes = [] if decimal == "." else ["numbers read with a decimal comma (fields separated "
                                        f"by {'tab' if delim == chr(9) else repr(delim)})"]
     try:
-        df = pd.read_csv(io.StringIO(text), sep=delim, skipinitialspace=True, decimal=decimal,
+        df = pd.read_csv(io.StringIO(body), sep=delim, skipinitialspace=True, decimal=decimal,
                          na_values=["?"], header=None if headerless else "infer")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
-        raise DataError(f"could not parse the file as CSV ({str(err).strip()}); check that it is "
-                        "comma-, semicolon- or tab-separated text with a header row") from None
+        raise DataError(f"could not parse the file as CSV ({str(err).strip()[:120]}); check "
+                        "that it is comma-, semicolon- or tab-separated text with a header row"
+                        ) from None
     if headerless:
         df.columns = [f"col{j}" for j in range(df.shape[1])]
         notes.append(f"no header row found: columns named col0..col{df.shape[1] - 1}")
-    df.columns = [str(c).strip() for c in df.columns]
+    else:
+        df.columns = [str(c).strip() for c in df.columns]
+        df, dropped = _unnamed_columns(df, fields)
+        notes += dropped
     if df.shape[0] == 0:
         raise DataError("the file has a header but no data rows")
     if df.shape[1] < 2:
-        raise DataError(f"found a single column ({df.columns[0]!r}); need at least one feature "
-                        "column and a label column (separators understood: , ; tab |)")
-    return df, notes
+        raise DataError(f"found a single column ({_fmt(df.columns[0])}); need at least one "
+                        "feature column and a label column (separators understood: , ; tab |)")
+    return df, notes, decimal
+
+
+def _unnamed_columns(df, fields):
+    """Columns with an empty name in the header row: dropped with a note when they hold no
+    value (a separator at the end of every line), refused otherwise (a row index?)."""
+    empty = [j for j, f in enumerate(fields) if not f]
+    if not empty:
+        return df, []
+    filled = [j for j in empty if df.iloc[:, j].notna().any()]
+    if filled:
+        raise DataError(f"column {filled[0] + 1} has values but no name in the header row (a "
+                        "row number written by a spreadsheet or by pandas?); name it, or remove "
+                        "it if it is not a feature")
+    note = (f"dropped {_count(len(empty), 'empty column')} without a name (a separator at the "
+            "end of every line?)")
+    return df.drop(columns=df.columns[empty]), [note]
+
+
+def _too_large(column, example):
+    return DataError(f"column {_fmt(column)} has values beyond ±{MAX_MAGNITUDE:g} (e.g. "
+                     f"{_fmt(example)}); rescale it (divide by a power of ten): such numbers "
+                     "overflow the computations")
+
+
+def _number_hint(text, decimal):
+    """Why a value that would be a number with another decimal mark is not one here."""
+    if decimal == "," and (_COMMA_NUMBER.fullmatch(text) or _is_number(text)):
+        return ": this column mixes decimal commas and decimal points; use one mark"
+    if _COMMA_NUMBER.fullmatch(text):
+        return ": a decimal comma? separate the fields with ';' and decimal commas are read"
+    return ""
 
 
 def _strip_strings(s: pd.Series) -> pd.Series:
@@ -187,7 +269,8 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
     file : path, bytes or file-like
         A path (str / PathLike), raw bytes, or a text or binary file-like object such as
         Streamlit's ``UploadedFile`` (read from its start).  The first row is the header
-        (a first row of numbers only is taken as data, columns named ``col0``...).  The
+        (a first row of numbers only, or of numbers and values that occur again in their
+        column below, e.g. a class name, is taken as data: columns named ``col0``...).  The
         separator (``,`` ``;`` tab ``|``) is detected from the first line.  Empty cells,
         ``NA``/``NaN``/``null`` and ``?`` are missing values.
     label : str or int, optional
@@ -224,10 +307,10 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
     a note.
     """
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, numbers.Integral) or max_bytes <= 0:
-        raise DataError(f"max_bytes must be a positive integer; got {max_bytes!r}")
+        raise DataError(f"max_bytes must be a positive integer; got {_short(max_bytes)}")
     data, name = _read_raw(file, max_bytes)
     text, notes = _decode(data)
-    df, parse_notes = _parse_csv(text)
+    df, parse_notes, decimal = _parse_csv(text)
     notes = list(notes) + parse_notes
     columns = list(df.columns)
 
@@ -239,18 +322,19 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
             and -len(columns) <= label < len(columns):
         label_col = columns[label]
     else:
-        shown = ", ".join(map(repr, columns[:30])) + (" ..." if len(columns) > 30 else "")
-        close = difflib.get_close_matches(str(label), columns, n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise DataError(f"label column {label!r} not found; available columns: {shown}.{hint}")
+        close = difflib.get_close_matches(str(label)[:MAX_NAME_CHARS], columns, n=3, cutoff=0.5)
+        hint = f" Did you mean {_listing(close)}?" if close else ""
+        raise DataError(f"label column {_short(label, 40)} not found; available columns: "
+                        f"{_listing(columns)}.{hint}")
 
     y_raw = _strip_strings(df[label_col])
     no_label = y_raw.isna().to_numpy()
     if no_label.all():
-        raise DataError(f"no rows left after cleaning: the label column {label_col!r} is empty")
+        raise DataError(f"no rows left after cleaning: the label column {_fmt(label_col)} is "
+                        "empty")
     if no_label.any():
         notes.append(f"dropped {_count(int(no_label.sum()), 'row')} with no label in column "
-                     f"{label_col!r}")
+                     f"{_fmt(label_col)}")
     feats = df.drop(columns=[label_col]).loc[~no_label]
     y_raw = y_raw.loc[~no_label]
 
@@ -264,12 +348,18 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
             num = pd.to_numeric(s, errors="coerce")
             bad = num.isna() & s.notna()
             if bad.any():
-                non_numeric.append(f"{col!r} (e.g. {_fmt(_py(s[bad].iloc[0]))})")
+                non_numeric.append((col, str(_py(s[bad].iloc[0])).strip()))
             else:
                 feats[col] = num
     if non_numeric:
+        col, text = non_numeric[0]
+        if _is_number(text) and np.isinf(float(text)):   # e.g. 1e400: beyond float64
+            raise _too_large(col, text)
+        shown = ", ".join(f"{_fmt(c)} (e.g. {_fmt(t)}{_number_hint(t, decimal)})"
+                          for c, t in non_numeric[:5])
+        more = f" and {len(non_numeric) - 5} more" if len(non_numeric) > 5 else ""
         raise DataError(f"non-numeric feature column{'s' * (len(non_numeric) > 1)}: "
-                        f"{', '.join(non_numeric)}; encode such columns as numbers (e.g. one 0/1 "
+                        f"{shown}{more}; encode such columns as numbers (e.g. one 0/1 "
                         "column per category) or remove them (or choose the label column with "
                         "label=...)")
 
@@ -277,15 +367,13 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
     huge = np.isfinite(A) & (np.abs(A) > MAX_MAGNITUDE)
     if huge.any():
         k = int(np.flatnonzero(huge.any(axis=0))[0])
-        raise DataError(f"column {feats.columns[k]!r} has values beyond ±{MAX_MAGNITUDE:g} (e.g. "
-                        f"{A[huge[:, k], k][0]:g}); rescale it (divide by a power of ten): such "
-                        "numbers overflow the computations")
+        raise _too_large(feats.columns[k], f"{A[huge[:, k], k][0]:g}")
     missing = ~np.isfinite(A)
     if missing.any():
         rows = missing.any(axis=1)
         per_col = missing.sum(axis=0)
-        cols = ", ".join(f"{feats.columns[k]!r} ({int(per_col[k])})"
-                         for k in np.flatnonzero(per_col)[:10])
+        cols = _listing([f"{_fmt(feats.columns[k])} ({int(per_col[k])})"
+                         for k in np.flatnonzero(per_col)], quote=False)
         if not drop_nan:
             raise DataError(f"{_count(int(missing.sum()), 'missing value')} (NaN, empty, '?' or "
                             f"infinite) in {int(rows.sum())} of {_count(len(rows), 'row')}, "
@@ -304,7 +392,7 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
     labels = _integral_labels(labels)
     classes = _sorted_classes(labels)
     keep, y, mapping, pair_notes = _binarize(labels, classes, pair, one_vs_rest, None,
-                                             f"column {label_col!r}", column=label_col)
+                                             f"column {_fmt(label_col)}", column=label_col)
     if keep is not None:
         A = A[keep]
     notes += list(pair_notes)
@@ -313,11 +401,11 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
     all_names = names
     A, names, const_notes = _drop_constant(A, names)
     if A.shape[1] == 0:
-        shown = ", ".join(map(repr, all_names[:10])) + (" ..." if len(all_names) > 10 else "")
-        raise DataError(f"every feature column is constant on the rows used ({shown}); no "
+        raise DataError(f"every feature column is constant on the rows used "
+                        f"({_listing(all_names)}); no "
                         "features remain to learn from")
     notes += const_notes
     description = (f"CSV file '{name}': {A.shape[0]} rows, {A.shape[1]} features, "
-                   f"label column {label_col!r}")
+                   f"label column {_fmt(label_col)}")
     return Dataset(name=name, X=A, y=y, feature_names=tuple(names), label_mapping=mapping,
                    source="csv", description=description, notes=tuple(notes))

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .core import DataError, _fmt, _py, _sort_key
+from .core import DataError, _fmt, _py, _short, _sort_key
 
 _REST = ("rest", "others", "all", "*")
 
@@ -45,7 +45,7 @@ def _parse_pair(pair):
     elif isinstance(pair, (tuple, list, np.ndarray)) and len(pair) == 2:
         return _py(pair[0]), _py(pair[1])
     raise DataError(f"pair must be two class labels such as (4, 9), ('a', 'b') or ('a', 'rest'); "
-                    f"got {pair!r}")
+                    f"got {_short(pair)}")
 
 
 def _class_listing(labels, classes, limit=20):
@@ -63,7 +63,7 @@ def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=No
     if pair is not None and one_vs_rest is not None:
         raise DataError("give either pair=(a, b) or one_vs_rest=a, not both")
     if len(classes) < 2:
-        what = f"column {column!r}" if column is not None else where
+        what = f"column {_fmt(column)}" if column is not None else where
         only = _fmt(classes[0]) if classes else "(none)"
         raise DataError(f"only one class {only} in {what}; need two")
     positive = negative = None
@@ -90,7 +90,8 @@ def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=No
         hint = (" (many distinct values: is this the right label column?)"
                 if len(classes) > 20 else "")
         raise DataError(
-            f"column {col!r} has {len(classes)} classes: {_class_listing(labels, classes)}{hint}. "
+            f"column {_fmt(col)} has {len(classes)} classes: "
+            f"{_class_listing(labels, classes)}{hint}. "
             f"Pick two with pair=({_fmt(a)}, {_fmt(b)}) (the first -> +1, the second -> -1) "
             f"or one class against the rest with one_vs_rest={_fmt(a)} "
             f"({_fmt(a)} -> +1, others -> -1).")

@@ -16,7 +16,7 @@ def train_test(ds: Dataset, train_ratio=0.7, seed=0) -> Split:
     """
     ratio = _check_real(train_ratio, "train_ratio")
     if not 0.0 < ratio < 1.0:
-        raise DataError(f"train_ratio must be strictly between 0 and 1; got {train_ratio!r}")
+        raise DataError(f"train_ratio must be strictly between 0 and 1; got {train_ratio}")
     seed = _check_seed(seed)
     from sklearn.model_selection import train_test_split
     counts = {c: int((ds.y == c).sum()) for c in (-1, 1)}

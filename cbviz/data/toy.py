@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from .core import DataError, Dataset, _canon, _check_real, _check_seed
+from .core import DataError, Dataset, _canon, _check_real, _check_seed, _short
 
 # ----------------------------------------------------------------------------- toy data
 
@@ -63,11 +63,12 @@ def make_toy(kind, n_samples=300, noise=0.1, seed=0) -> Dataset:
     if key not in TOY_KINDS:
         close = difflib.get_close_matches(key, TOY_KINDS, n=3, cutoff=0.4)
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise DataError(f"unknown toy kind {kind!r}; choose one of {', '.join(TOY_KINDS)}.{hint}")
+        raise DataError(f"unknown toy kind {_short(kind)}; choose one of "
+                        f"{', '.join(TOY_KINDS)}.{hint}")
     if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) \
             or not 4 <= n_samples <= _MAX_TOY_SAMPLES:
         raise DataError(f"n_samples must be an integer from 4 to {_MAX_TOY_SAMPLES:,}; "
-                        f"got {n_samples!r}")
+                        f"got {_short(n_samples)}")
     n_samples = int(n_samples)
     noise = _check_real(noise, "noise", low=0)
     seed = _check_seed(seed)

@@ -18,58 +18,16 @@ The ratio Step / bare rerun is the project's target (<= 3).
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-IDLE = ("() => { const a = document.querySelector(\"[data-testid='stApp']\");"
-        " return a && a.getAttribute('data-test-script-state') === 'notRunning'; }")
+from .server import CHROMIUM, FLAGS, IDLE, ROOT, serve
+
 SHOWN = ("n => { const m = document.body.innerText.match(/Iteration (\\d+) of (\\d+)/);"
          " return m && Number(m[2]) >= n; }")
 LAST = ("() => { const m = document.body.innerText.match(/Iteration \\d+ of (\\d+)/);"
         " return m ? Number(m[1]) : 0; }")
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def serve(script):
-    """A headless Streamlit server for ``script``; yields its URL."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                if time.time() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"streamlit did not start for {script}") from None
-                time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def _open(page, url):
@@ -141,8 +99,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    with (serve(Path(__file__).with_name("bare_app.py")) as bare, serve(ROOT / "app.py") as app,
-          sync_playwright() as p):
+    with (serve(Path(__file__).with_name("bare_app.py")) as bare_server,
+          serve(ROOT / "app.py") as app_server, sync_playwright() as p):
+        bare, app = bare_server.url, app_server.url
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         rows = {"bare rerun": bare_reruns(page, bare, args.steps)}

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import re
 
+# a class label as the package prints it: a quoted Python string (any characters, quotes
+# escaped) or a bare number / word
+_LABEL = r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s,()'"][^,()]*?"""
+
 _REWORDINGS = (
-    (re.compile(r"pair=\(([^,()]+), ([^()]+)\)"),
+    (re.compile(rf"pair=\(({_LABEL}), ({_LABEL})\)"),
      lambda m: f"Class pair \"{_bare(m.group(1))} vs {_bare(m.group(2))}\""),
-    (re.compile(r"one_vs_rest=([^\s,;)]+)"),
+    (re.compile(rf"one_vs_rest=({_LABEL})(?=[\s,;)]|$)"),
      lambda m: f"Class pair \"{_bare(m.group(1))} vs rest\""),
     (re.compile(r"pass drop_nan=True to drop those rows"),
      lambda m: "switch on \"Drop rows with missing values\" under the file"),
@@ -18,7 +22,10 @@ _REWORDINGS = (
 
 def _bare(text):
     """A class label as typed in the Class pair box (no quotes)."""
-    return text.strip().strip("'\"")
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return text
 
 
 def for_app(message):

@@ -7,10 +7,14 @@ import streamlit as st
 
 from ..algorithms.base import ParameterError
 from ..algorithms.registry import ALGORITHMS, make_algorithm
+from ..data.core import _short
 from .sidebar import RUN_PREFIX
 
 RUN_KEY = RUN_PREFIX + "step"
+VIEW_STORE = "step_store"  # the step page's store (cbviz.ui.state) holds the iteration shown
 MAX_JSON_BYTES = 20_000
+# allowed values of the run part of a link or settings file (max_iter: the page's widget)
+RUN_LIMITS = {"max_iter": (1, 5000), "steps": (0, 5000), "view": (1, 5000)}
 
 
 def held_run(problem, settings, algorithm, params, max_iter):
@@ -35,7 +39,7 @@ def held_run(problem, settings, algorithm, params, max_iter):
             f"The link or file asked for {replay} iterations; this run stopped after "
             f"{len(run.history)}: {run.stop_reason}.")
     st.session_state[RUN_KEY] = {"config": config, "run": run}
-    st.session_state["step_view"] = max(1, len(run.history))
+    show_iteration(len(run.history))
     return run
 
 
@@ -43,6 +47,12 @@ def held():
     """The run of the page, or None."""
     entry = st.session_state.get(RUN_KEY)
     return None if entry is None else entry["run"]
+
+
+def show_iteration(t):
+    """Make iteration ``t`` the one the step page shows (kept in the page's store, which
+    survives a visit to another page, where Streamlit resets the slider's own state)."""
+    st.session_state.setdefault(VIEW_STORE, {})["view"] = max(1, int(t))
 
 
 def step(n, run=None):
@@ -53,7 +63,7 @@ def step(n, run=None):
     for _ in range(n):
         if run.step() is None:
             break
-    st.session_state["step_view"] = max(1, len(run.history))
+    show_iteration(len(run.history))
 
 
 def reset():
@@ -72,8 +82,11 @@ def export_json(settings, algorithm, params, run):
 def read_json(raw):
     """Parse an exported JSON; returns ``(settings dict, run dict)`` or raises ValueError.
 
-    Files written before algorithms other than CB-Boost existed (a ``direction`` and no
-    ``algorithm``) are read as CB-Boost runs.
+    The run part is checked here (algorithm, hyper-parameters, ``max_iter`` and
+    ``iterations`` in the ranges of :data:`RUN_LIMITS`); the settings part is checked value
+    by value when it is applied (:meth:`~cbviz.workbench.Settings.from_link`).  Files written
+    before algorithms other than CB-Boost existed (a ``direction`` and no ``algorithm``) are
+    read as CB-Boost runs.
     """
     if len(raw) > MAX_JSON_BYTES:
         raise ValueError(f"the file is {len(raw):,} bytes; a cbviz settings file is a few "
@@ -90,26 +103,45 @@ def read_json(raw):
     if not isinstance(run, dict) or not isinstance(payload["settings"], dict):
         raise ValueError("'settings' and 'run' must be JSON objects")
     algorithm = run.get("algorithm", "cbboost")
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {str(algorithm)[:40]!r}; known: {sorted(ALGORITHMS)}")
+    if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {_short(algorithm)}; known: "
+                         f"{', '.join(ALGORITHMS)}")
     params = run.get("params", {"direction": run.get("direction", "exhaustive")}
                      if algorithm == "cbboost" else {})
     if not isinstance(params, dict):
         raise ValueError("'params' must be a JSON object")
     spec = ALGORITHMS[algorithm]
     known = {p.name: p for p in spec.params}
-    try:
-        for name, value in params.items():
-            if name not in known:
-                raise ParameterError(f"{spec.name} has no hyper-parameter {str(name)[:40]!r}")
-            known[name].check(value)
-    except ParameterError as exc:
-        raise ValueError(str(exc)) from None
-    for key in ("max_iter", "iterations"):
-        if not isinstance(run.get(key), int) or isinstance(run.get(key), bool) or run[key] < 0:
-            raise ValueError(f"'{key}' must be a non-negative integer")
+    for name, value in params.items():
+        if name not in known:
+            raise ValueError(f"{spec.name} has no hyper-parameter {_short(name, 40)}")
+        _check_param(known[name], value)
+    for key, limit in (("max_iter", "max_iter"), ("iterations", "steps")):
+        low, high = RUN_LIMITS[limit]
+        value = run.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"{key} must be an integer in [{low}, {high}]; got {_short(value)}")
     return payload["settings"], {"algorithm": algorithm, "params": params,
                                  "max_iter": run["max_iter"], "iterations": run["iterations"]}
+
+
+def _check_param(param, value):
+    """ValueError naming ``param`` and its allowed values unless ``value`` (from JSON) is one."""
+    if param.kind == "choice":
+        if not any(type(value) is type(c) and value == c for c in param.choices):
+            allowed = ", ".join("null" if c is None else str(c) for c in param.choices)
+            raise ValueError(f"{param.name} must be one of {allowed}; got {_short(value)}")
+    elif param.kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{param.name} must be true or false; got {_short(value)}")
+    elif isinstance(value, bool) or not isinstance(value, int if param.kind == "int"
+                                                  else (int, float)):
+        kind = "an integer" if param.kind == "int" else "a number"
+        raise ValueError(f"{param.name} must be in [{param.low}, {param.high}]; cannot read "
+                         f"{_short(value)} as {kind}")
+    elif not param.low <= value <= param.high:
+        raise ValueError(f"{param.name} must be in [{param.low}, {param.high}]; got "
+                         f"{_short(value)}")
 
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0)
@@ -134,7 +166,7 @@ def read_link(query):
                        f"{str(algorithm)[:40]!r}")
         algorithm = "cbboost"
     config["algorithm"] = algorithm
-    for key, low, high in (("max_iter", 1, 5000), ("steps", 0, 5000), ("view", 1, 5000)):
+    for key, (low, high) in RUN_LIMITS.items():
         if key in query:
             try:
                 value = int(query[key])

@@ -8,7 +8,6 @@ link reproduces the view.  Changing the data or the voters resets every run, wit
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from pathlib import Path
 
@@ -70,20 +69,17 @@ def _load_pending():
     if not pending:
         return
     settings, ignored = Settings.from_link(pending, DEFAULTS)
-    if settings.real not in set(_catalogue()["name"]):
-        ignored.append(f"real must be a data set of the catalogue; got {settings.real[:60]!r}")
-        settings = dataclasses.replace(settings, real=DEFAULTS.real)
     if ignored:
         st.session_state["settings_error"] = ignored
     _store().update(settings.to_dict())
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=1)
 def _catalogue():
     return data.catalogue()
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=64)
 def _classes(name):
     return [str(c) for c in data.class_labels(name)]
 
@@ -204,8 +200,10 @@ def _current_settings():
     return Settings.from_dict(_store())
 
 
-@st.cache_resource(show_spinner="Preparing data and voters...", max_entries=6)
+@st.cache_resource(show_spinner="Preparing data and voters...", max_entries=6, ttl="1h")
 def _problem(settings, csv_digest, _csv_bytes):
+    """The problem of these settings, shared (read-only) by every session that uses them: at
+    most 6, each dropped an hour after it was last built, so memory comes back."""
     return build_problem(settings, _csv_bytes)
 
 
@@ -227,7 +225,7 @@ def draw_sidebar():
     try:
         settings = _current_settings()
     except data.DataError as exc:
-        return DEFAULTS, None, str(exc)
+        return DEFAULTS, None, for_app(str(exc))
     st.query_params.from_dict({k: str(v) for k, v in settings.to_dict().items()})
     _reset_runs_if_changed(settings)
     csv_bytes = csv_file.getvalue() if csv_file is not None else None

@@ -10,10 +10,13 @@ import streamlit as st
 
 
 def store(name, defaults=None):
-    """The session's dict ``name`` (created from ``defaults`` the first time)."""
+    """The session's dict ``name``; ``defaults`` fill the fields it does not have yet."""
     if name not in st.session_state:
-        st.session_state[name] = dict(defaults or {})
-    return st.session_state[name]
+        st.session_state[name] = {}
+    values = st.session_state[name]
+    for field, value in (defaults or {}).items():
+        values.setdefault(field, value)
+    return values
 
 
 def _write_back(name, field, key):

@@ -1,0 +1,271 @@
+"""A class at once: many browser sessions on one real server, each checked against a lone run.
+
+``python -m cbviz.tools.load [--sessions 5 20] [--steps 6] [--ttl 10]`` starts the real app
+and, for each class size, opens that many sessions (browser contexts of one headless Chromium:
+separate cookies and websockets, as separate students) at the same time.  Half of them use the
+*same* settings (the two-moons set: one cached problem shared by all of them), the others each
+their own data set (toy sets and benchmarks).  Each session
+
+* opens the step page from a link, takes Steps and, halfway, goes to another page and back
+  (a page change while other sessions load the server is when widget state used to be lost);
+* after every Step compares the status line (iteration, C-bound, train error, 4 decimals)
+  with a lone CB-Boost run computed here, in this process, from the same settings, and the
+  caption with its own data set and sizes.
+
+Meanwhile a thread asks the server's health endpoint every 0.5 s (5 s timeout).  After the
+sessions close, the tool waits for the server to drop them (``--ttl`` seconds, passed as
+``server.disconnectedSessionTTL``) and reads the server's resident memory.  Printed per class
+size: sessions that saw only their own data set and correct numbers, Step latency (click to
+the new iteration on screen and idle; median and worst), health answers, the server's memory
+(start, warm, peak, after closing), and CPU time of the server against the browser processes
+on the same machine.  Every wait is on page state, never a fixed sleep.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import threading
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+
+from .server import CHROMIUM, FLAGS, IDLE, ROOT, cpu_seconds, descendants, serve
+
+SAME = "source=toy&toy=moons"
+OWN = ("source=real&real=ionosphere", "source=toy&toy=spirals", "source=real&real=breast_cancer",
+       "source=toy&toy=circles&n_samples=400", "source=real&real=heart",
+       "source=toy&toy=xor&toy_noise=0.1", "source=real&real=sonar",
+       "source=toy&toy=checkerboard", "source=real&real=pima", "source=toy&toy=blobs")
+STATUS = re.compile(r"Iteration (\d+) of (\d+): C-bound ([0-9.]+), train error ([0-9.]+)")
+STATUS_JS = ("() => { const m = document.body.innerText.match(/Iteration \\d+ of \\d+: "
+             "C-bound [0-9.]+, train error [0-9.]+/); return m ? m[0] : ''; }")
+SHOWN_JS = ("n => { const m = document.body.innerText.match(/Iteration (\\d+) of (\\d+)/);"
+            " return m && Number(m[1]) === n && Number(m[2]) === n; }")
+TIMEOUT = 180_000  # ms: 20 sessions on a 2-core machine
+
+
+def plan(n_sessions):
+    """The link of each session: every other one on the same settings, the rest their own."""
+    own = iter(OWN * (1 + n_sessions // len(OWN)))
+    return [SAME if i % 2 == 0 else next(own) for i in range(n_sessions)]
+
+
+def expected(query, steps):
+    """What a session on ``query`` must show: its caption and the status line of each Step,
+    from a lone CB-Boost run with the page's default hyper-parameters."""
+    from ..algorithms.registry import ALGORITHMS, make_algorithm
+    from ..workbench import Settings, build_problem
+
+    settings, ignored = Settings.from_link(dict(urllib.parse.parse_qsl(query)), Settings())
+    assert not ignored, ignored
+    problem = build_problem(settings)
+    params = {p.name: p.default for p in ALGORITHMS["cbboost"].params}
+    run = make_algorithm("cbboost", 100, settings.delta, **params).start(
+        problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
+    lines = []
+    while len(lines) < steps and run.step() is not None:
+        t, rec = len(run.history), run.history[-1]
+        lines.append(f"Iteration {t} of {t}: C-bound {rec.c_bound:.4f}, "
+                     f"train error {rec.train_error:.4f}")
+    caption = (f"{problem.split.X_train.shape[0]} train / {problem.split.X_test.shape[0]} test "
+               f"examples · {problem.n_voters} voters")
+    return problem.dataset.description, caption, lines
+
+
+@dataclass
+class Session:
+    """What one session saw."""
+
+    query: str
+    latencies: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+
+
+async def _idle(page):
+    await page.wait_for_function(IDLE, timeout=TIMEOUT)
+
+
+async def _caption_ok(page, session, description, sizes, when):
+    text = await page.inner_text("[data-testid='stMain']")
+    if description not in text or sizes not in text:
+        session.problems.append(f"{when}: the page no longer shows its data set ({sizes})")
+
+
+async def drive(browser, url, session, want, steps):
+    """One student: open the link, Step, visit another page halfway, come back, Step on."""
+    description, sizes, lines = want
+    context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = await context.new_page()
+        await page.goto(f"{url}/step_through_cbboost?{session.query}", timeout=TIMEOUT)
+        await page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
+        await _idle(page)
+        await _caption_ok(page, session, description, sizes, "on opening")
+        for k in range(1, min(steps, len(lines)) + 1):
+            t0 = time.perf_counter()
+            await page.locator(".st-key-step_once button").click(timeout=TIMEOUT)
+            await page.wait_for_function(SHOWN_JS, arg=k, timeout=TIMEOUT)
+            await _idle(page)
+            session.latencies.append((time.perf_counter() - t0) * 1e3)
+            shown = await page.evaluate(STATUS_JS)
+            if shown != lines[k - 1]:
+                session.problems.append(f"step {k}: shows {shown!r}, a lone run {lines[k - 1]!r}")
+            if k == steps // 2:  # another page and back: the data set and the run must stay
+                await page.get_by_role("link", name="Gradient vs exhaustive").click()
+                await page.get_by_text("Every candidate at one iteration").wait_for(
+                    timeout=TIMEOUT)
+                await _idle(page)
+                await page.get_by_role("link", name="Step through an algorithm").click()
+                await page.wait_for_function(SHOWN_JS, arg=k, timeout=TIMEOUT)
+                await _idle(page)
+                await _caption_ok(page, session, description, sizes, f"back after step {k}")
+        await _caption_ok(page, session, description, sizes, "at the end")
+    except Exception as exc:  # a session that fails is counted as such, the others go on
+        session.problems.append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
+    finally:
+        await context.close()
+
+
+class HealthProbe(threading.Thread):
+    """Asks ``/_stcore/health`` every 0.5 s until stopped; keeps each answer's time (or None)."""
+
+    def __init__(self, url):
+        super().__init__(daemon=True)
+        self.url, self.times, self._stop_event = url + "/_stcore/health", [], threading.Event()
+
+    def run(self):
+        while not self._stop_event.is_set():
+            t0 = time.perf_counter()
+            try:
+                with urllib.request.urlopen(self.url, timeout=5) as r:
+                    r.read()
+                self.times.append(time.perf_counter() - t0)
+            except OSError:
+                self.times.append(None)
+            self._stop_event.wait(0.5)
+
+    def stop(self):
+        self._stop_event.set()
+        self.join()
+
+
+@dataclass
+class ClassResult:
+    """One class size: the sessions, health answers, memory (MB) and CPU time (s)."""
+
+    sessions: list
+    health: list
+    memory: dict
+    cpu: dict
+    wall: float
+
+    @property
+    def latencies(self):
+        return [x for s in self.sessions for x in s.latencies]
+
+    @property
+    def failed(self):
+        return [s for s in self.sessions if s.problems]
+
+
+async def _class(server, n_sessions, steps, wants, ttl):
+    from playwright.async_api import async_playwright
+
+    queries = plan(n_sessions)
+    sessions = [Session(q) for q in queries]
+    memory = {"before": server.rss_mb()}
+    probe = HealthProbe(server.url)
+    probe.start()
+    peak = [memory["before"]]
+
+    async def watch_memory():
+        while True:
+            peak.append(server.rss_mb())
+            await asyncio.sleep(0.5)
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        others = [q for q in descendants(os.getpid()) if q != server.pid
+                  and q not in descendants(server.pid)]
+        cpu0 = cpu_seconds([server.pid]), cpu_seconds(others)
+        t0 = time.perf_counter()
+        watcher = asyncio.create_task(watch_memory())
+        await asyncio.gather(*(drive(browser, server.url, s, wants[s.query], steps)
+                               for s in sessions))
+        wall = time.perf_counter() - t0
+        others = [q for q in descendants(os.getpid()) if q != server.pid
+                  and q not in descendants(server.pid)]
+        cpu = {"server": cpu_seconds([server.pid]) - cpu0[0],
+               "browser": cpu_seconds(others) - cpu0[1]}
+        watcher.cancel()
+        await browser.close()
+    probe.stop()
+    memory["peak"] = max(peak)
+    memory["after"] = _after_sessions_dropped(server, ttl)
+    return ClassResult(sessions, probe.times, memory, cpu, wall)
+
+
+def _after_sessions_dropped(server, ttl):
+    """Resident memory once the server has dropped the closed sessions (TTL + a margin): the
+    lowest of ten readings over the next few seconds."""
+    time.sleep(ttl + 3)  # the server's own clock: nothing on a page to wait for
+    readings = []
+    for _ in range(10):
+        readings.append(server.rss_mb())
+        time.sleep(0.3)
+    return min(readings)
+
+
+def run_classes(sizes, steps, ttl=10):
+    """Start the app, warm it with one session, then run each class size in turn."""
+    wants = {q: expected(q, steps) for q in set(plan(max(sizes)))}
+    with serve(ROOT / "app.py", "--server.disconnectedSessionTTL", str(ttl)) as server:
+        start = server.rss_mb()
+        warm = asyncio.run(_class(server, 1, steps, wants, ttl))
+        results = {n: asyncio.run(_class(server, n, steps, wants, ttl)) for n in sizes}
+    return start, warm, results
+
+
+def report(start, warm, results):
+    """The printed summary."""
+    out = [f"server memory at start {start:.0f} MB; after one warm-up session closed "
+           f"{warm.memory['after']:.0f} MB"]
+    for n, r in results.items():
+        lat = r.latencies
+        answered = [t for t in r.health if t is not None]
+        busy = r.cpu["server"] + r.cpu["browser"]
+        out += [
+            f"{n} sessions ({r.wall:.0f} s): {n - len(r.failed)} of {n} saw only their own data "
+            f"set and the lone run's numbers",
+            *(f"  session {r.sessions.index(s)} ({s.query}): {'; '.join(s.problems)}"
+              for s in r.failed),
+            f"  Step latency: median {statistics.median(lat):.0f} ms, worst {max(lat):.0f} ms "
+            f"(n={len(lat)})" if lat else "  no Step completed",
+            f"  health: {len(answered)} of {len(r.health)} answered within 5 s, slowest "
+            f"{max(answered, default=float('nan')) * 1e3:.0f} ms",
+            f"  server memory: before {r.memory['before']:.0f} MB, peak {r.memory['peak']:.0f} "
+            f"MB, after the sessions closed {r.memory['after']:.0f} MB",
+            f"  CPU: server {r.cpu['server']:.0f} s, browser processes {r.cpu['browser']:.0f} s "
+            f"({r.cpu['browser'] / max(busy, 1e-9):.0%} of the CPU time used; "
+            f"{busy / (r.wall * os.cpu_count()):.0%} of the {os.cpu_count()} cores)",
+        ]
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m cbviz.tools.load", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sessions", type=int, nargs="+", default=[5, 20])
+    ap.add_argument("--steps", type=int, default=6, help="Steps per session")
+    ap.add_argument("--ttl", type=int, default=10,
+                    help="seconds the server keeps a closed session (disconnectedSessionTTL)")
+    args = ap.parse_args(argv)
+    print(report(*run_classes(args.sessions, args.steps, args.ttl)))
+
+
+if __name__ == "__main__":
+    main()

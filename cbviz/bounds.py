@@ -15,7 +15,8 @@ import numpy as np
 from scipy.special import gammaln, logsumexp
 
 __all__ = [
-    "margins", "moments", "c_bound", "c_bound_from_risks", "c_bound_joint",
+    "margins", "moments", "vote_scale", "c_bound", "c_bound_of_margins", "c_bound_from_risks",
+    "c_bound_joint",
     "gibbs_risk", "disagreement", "joint_error", "kl_uniform", "kl_binary",
     "kl_sup", "kl_inf", "log_xi", "first_order_bound", "pac_bound_1", "PAC_BOUNDS", "tightest",
     "cqboost_c_bound", "tandem_bound", "bound_panel",
@@ -33,13 +34,28 @@ def margins(F, y, total=None):
 
 
 # A first moment at most ROUNDOFF_MU1 times the scale of the vote is zero up to round-off.
-# The scale is the largest possible |margin|: 1 for normalized margins (|h| <= 1, Q sums to
-# 1), sum(a) for an unnormalized vote F = H a.  Each F_i sums n terms a_k h_k(x_i); blocked or
-# pairwise summation leaves an error of order sqrt(n) eps times the scale, so 64 eps covers
-# pools of thousands of voters.  A vote whose first moment is below it is indistinguishable
-# from the identically-zero vote (e.g. the uniform vote over a self-complemented pool), and
+# The scale (:func:`vote_scale`) is the mean |margin| the vote would have if its voters never
+# cancelled, ``sum_k a_k rms(h_k)`` (``rms(h) = sqrt(mean(h^2)) >= mean(|h|)``), divided by
+# ``sum(a)`` for normalized margins: 1 for +-1 voters, at most 1 for voters in [-1, 1], and
+# scaled with the outputs (it is relative, so a vote of voters with outputs ~1e-14 keeps its
+# first moment ~1e-14).  Each F_i sums n terms a_k h_k(x_i); blocked or pairwise summation
+# leaves an error of order sqrt(n) eps times sum_k a_k |h_k(x_i)|, so 64 eps covers pools of
+# thousands of voters.  A vote whose first moment is below it is indistinguishable from the
+# identically-zero vote (e.g. the uniform vote over a self-complemented pool), and
 # 1 - mu1**2 / mu2 of two round-off residues is noise, not a C-bound.
 ROUNDOFF_MU1 = 64 * np.finfo(float).eps
+
+
+def vote_scale(a, col_sq_sums, m):
+    """Scale of the vote ``F = H a`` for the round-off test: ``sum_k a_k rms(h_k)``.
+
+    ``a`` are the (support's) weights, ``col_sq_sums`` the matching ``sum_i h_k(x_i)^2``,
+    ``m`` the number of examples; divide by ``sum(a)`` for normalized margins.  It bounds
+    ``mean_i sum_k a_k |h_k(x_i)|`` (Cauchy-Schwarz), the size of the terms F sums.  For
+    outputs below ~1e-154 the squares underflow and it is 0: no first moment then counts as
+    round-off except an exact 0.
+    """
+    return float(np.sqrt(np.asarray(col_sq_sums, dtype=float) / m) @ np.asarray(a, dtype=float))
 
 
 def _zero_if_roundoff(mu1, scale=1.0):
@@ -48,29 +64,45 @@ def _zero_if_roundoff(mu1, scale=1.0):
     return np.where(np.abs(mu1) <= ROUNDOFF_MU1 * np.asarray(scale, dtype=float), 0.0, mu1)
 
 
-def moments(M):
+def moments(M, scale=1.0):
     """First and second moments ``(mu1, mu2)`` of the margins (CB-Boost paper, Defs. 5-6).
 
-    ``M`` are normalized margins (|M_i| <= 1); a first moment that is zero up to round-off
-    (:data:`ROUNDOFF_MU1`) is returned as 0.
+    ``M`` are normalized margins; a first moment within :data:`ROUNDOFF_MU1` ``* scale`` of
+    zero is returned as 0.  ``scale`` is the vote's scale (:func:`vote_scale` over
+    ``sum(a)``): the default 1 is that of +-1 voters, the largest for voters in [-1, 1].
     """
     M = np.asarray(M, dtype=float)
-    return float(_zero_if_roundoff(M.mean())), float(np.mean(M * M))
+    return float(_zero_if_roundoff(M.mean(), scale)), float(np.mean(M * M))
 
 
 def c_bound(mu1, mu2, scale=1.0):
     """Empirical C-bound ``1 - mu1**2 / mu2`` (Lacasse et al. 2006; CB-Boost paper, Def. 7).
 
-    Defined only when ``mu1 > 0``; returns 1 otherwise (the bound says nothing).  ``scale``
-    is the largest possible |margin| of the vote: 1 for normalized margins, ``sum(a)`` for the
-    moments ``gamma(F), nu(F)`` of an unnormalized vote ``F = H a``; a ``mu1`` within
-    :data:`ROUNDOFF_MU1` ``* scale`` of zero counts as 0 (the vote is zero up to round-off).
+    Defined only when ``mu1 > 0`` and ``mu2 > 0``; returns 1 otherwise (the bound says
+    nothing).  ``scale`` is the vote's scale (:func:`vote_scale`): 1 for normalized margins of
+    +-1 voters, ``sum_k a_k rms(h_k)`` for the moments ``gamma(F), nu(F)`` of an unnormalized
+    vote ``F = H a``; a ``mu1`` within :data:`ROUNDOFF_MU1` ``* scale`` of zero counts as 0
+    (the vote is zero up to round-off).
     """
     mu1 = _zero_if_roundoff(mu1, scale)
     mu2 = np.asarray(mu2, dtype=float)
     ok = (mu1 > 0) & (mu2 > 0)
     out = np.where(ok, 1.0 - mu1**2 / np.where(ok, mu2, 1.0), 1.0)
     return float(out) if out.ndim == 0 else out
+
+
+def c_bound_of_margins(M, scale=1.0):
+    """Empirical C-bound of the margins ``M`` (:func:`c_bound` of their moments).
+
+    The C-bound is scale-free, so it is computed from ``M`` and ``scale`` divided by the power
+    of two that brings ``max |M|`` into [1/2, 1): exact, and the second moment of tiny margins
+    (below ~1e-154) does not underflow to 0.  All-zero margins give 1.
+    """
+    M = np.asarray(M, dtype=float)
+    top = float(np.max(np.abs(M))) if M.size else 0.0
+    e = math.frexp(top)[1] if 0.0 < top < math.inf else 0
+    M, scale = np.ldexp(M, -e), np.ldexp(scale, -e)
+    return float(c_bound(*moments(M, scale), scale=scale))
 
 
 def c_bound_from_risks(r, d):
@@ -249,22 +281,24 @@ def tightest(values):
     return min(((k, float(get(k))) for k in PAC_BOUNDS), key=lambda kv: kv[1])
 
 
-def bound_panel(M, kl, delta=0.05):
+def bound_panel(M, kl, delta=0.05, scale=1.0):
     """All the bounds of the panel for margins ``M`` (one per training example) and ``KL(Q||P)``.
 
     Returns a dict with the empirical quantities (mu1, mu2, gibbs_risk, disagreement,
     joint_error, c_bound) and the four PAC-Bayesian bounds (first_order_bound,
-    pac_bound_1, pac_bound = Roy et al. 2016 Theorem 2, tandem_bound).
+    pac_bound_1, pac_bound = Roy et al. 2016 Theorem 2, tandem_bound).  ``scale`` is the
+    vote's scale for the round-off test of the first moment (:func:`moments`); the C-bound
+    is :func:`c_bound_of_margins` (exact for tiny margins, whose mu2 may underflow to 0).
     """
     if not 0.0 < delta <= 1.0:
         raise ValueError(f"delta must be in (0, 1], got {delta}")
     M = np.asarray(M, dtype=float)
     m = M.size
-    mu1, mu2 = moments(M)
+    mu1, mu2 = moments(M, scale)
     r, d, e = gibbs_risk(M), disagreement(M), joint_error(M)
     return {
         "mu1": mu1, "mu2": mu2, "gibbs_risk": r, "disagreement": d, "joint_error": e,
-        "c_bound": c_bound(mu1, mu2),
+        "c_bound": c_bound_of_margins(M, scale),
         "first_order_bound": first_order_bound(r, kl, m, delta),
         "pac_bound_1": pac_bound_1(r, d, kl, m, delta),
         "pac_bound": cqboost_c_bound(mu1, mu2, kl, m, delta),

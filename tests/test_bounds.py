@@ -212,7 +212,8 @@ def test_round_off_threshold_of_the_first_moment():
     # just above it, and far above it while still tiny: kept
     assert B.c_bound(2 * ROUNDOFF, 8 * ROUNDOFF**2) == pytest.approx(0.5, rel=1e-12)
     assert B.c_bound(1e-9, 1e-17) == pytest.approx(0.9, rel=1e-12)
-    # unnormalized moments: the threshold scales with the vote's weight sum
+    # unnormalized moments: the threshold scales with the vote's scale (its weight sum for
+    # +-1 voters)
     assert B.c_bound(1e-13, 1e-20) == pytest.approx(1.0 - 1e-6, abs=1e-15)
     assert B.c_bound(1e-13, 1e-20, scale=1e3) == 1.0
     assert B.c_bound(1e3 * 0.6, 1e6 * 0.4, scale=1e3) == pytest.approx(1 - 0.36 / 0.4, abs=1e-12)
@@ -227,6 +228,77 @@ def test_round_off_threshold_of_the_first_moment():
     r = 0.5 - 5e-5                                     # mu1 = 1e-4
     e = r - (1 - 1e-7) / 4                             # e = r - d/2 with mu2 = 1e-7
     assert B.c_bound_joint(e, r) == pytest.approx(0.9, abs=1e-6)
+
+
+def test_vote_scale_definition():
+    """``sum_k a_k rms(h_k)``: the weight sum for +-1 voters, scaled with the outputs, and an
+    upper bound of ``mean_i sum_k a_k |h_k(x_i)|``."""
+    rng = np.random.default_rng(5)
+    H, y, a = random_vote(rng)
+    m = H.shape[0]
+    assert B.vote_scale(a, np.sum(H * H, axis=0), m) == pytest.approx(a.sum(), rel=1e-15)
+    R = H * rng.uniform(0.0, 1.0, size=H.shape)          # real outputs in [-1, 1]
+    ref = sum(a[k] * math.sqrt(np.mean(R[:, k] ** 2)) for k in range(a.size))
+    scale = B.vote_scale(a, np.sum(R * R, axis=0), m)
+    assert scale == pytest.approx(ref, rel=1e-14)
+    assert np.mean(np.abs(R) @ a) <= scale
+    assert B.vote_scale(a, np.sum(R * R, axis=0) * 2.0**-100, m) == math.ldexp(scale, -50)
+
+
+def random_c_bound_case(rng, s):
+    """Margins of a random +-1 vote (first moment > 0) scaled by ``s``, with their scale."""
+    while True:
+        H, y, a = random_vote(rng, m=50, n=8, agree=0.7)
+        M = B.margins(H @ a, y, a.sum())
+        if M.mean() > 0.05:
+            return M * s, s, 1.0 - M.mean() ** 2 / np.mean(M * M)
+
+
+@pytest.mark.parametrize("s", [1.0, 1e-14, 1e-100, 1e-170, 2.0**-700, 1e-300])
+def test_c_bound_is_invariant_to_the_scale_of_the_outputs(s):
+    """Voters with outputs scaled by s: margins and vote scale both scale by s, so the first
+    moment is kept (not round-off: it used to be zeroed below the absolute 64 eps, C = 1) and
+    the C-bound is that of the unscaled vote: to 1e-12 relative, exactly for a power of two
+    (the second moment underflows to 0 below ~1e-162; the C-bound does not)."""
+    rng = np.random.default_rng(11)
+    for _ in range(10):
+        M, scale, ref = random_c_bound_case(rng, s)
+        mu1, mu2 = B.moments(M, scale)
+        assert mu1 == float(np.mean(M)) and mu1 > 0
+        c = B.c_bound_of_margins(M, scale)
+        assert c == pytest.approx(ref, rel=1e-12)
+        panel = B.bound_panel(M, 1.0, scale=scale)
+        assert panel["c_bound"] == c and panel["mu1"] == mu1 and panel["mu2"] == mu2
+        if math.frexp(s)[0] == 0.5:
+            assert c == B.c_bound_of_margins(M / s)
+
+
+@pytest.mark.parametrize("s", [1.0, 1e-14, 1e-100])
+def test_round_off_first_moment_at_any_scale(s):
+    """The uniform vote over a self-complemented pool [A, -A] is zero up to round-off at any
+    scale of the outputs (down to ~1e-154, where the squares in vote_scale underflow):
+    relative to its scale, its first moment is 0 and its C-bound 1."""
+    rng = np.random.default_rng(3)
+    A = rng.uniform(-1.0, 1.0, size=(40, 7)) * s
+    H = np.hstack([A, -A])
+    y = rng.choice([-1.0, 1.0], size=40)
+    q = np.full(14, 1.0 / 14.0)
+    M = B.margins(H @ q, y)
+    scale = B.vote_scale(q, np.sum(H * H, axis=0), 40)
+    assert B.moments(M, scale)[0] == 0.0
+    assert B.c_bound_of_margins(M, scale) == 1.0
+    assert B.bound_panel(M, 0.0, scale=scale)["c_bound"] == 1.0
+
+
+def test_c_bound_of_margins_degenerate_cases():
+    """All-zero margins, a non-positive first moment: C = 1, as documented."""
+    assert B.c_bound_of_margins(np.zeros(5)) == 1.0
+    assert B.c_bound_of_margins(np.array([0.0, -0.0])) == 1.0
+    assert B.c_bound_of_margins(np.array([0.3, -0.3])) == 1.0
+    assert B.c_bound_of_margins(np.array([0.1, -0.5, 0.2])) == 1.0
+    assert B.c_bound_of_margins(np.array([1e-300, -3e-300])) == 1.0
+    assert B.c_bound_of_margins(np.array([0.5, 0.5])) == 0.0
+    assert B.c_bound_of_margins(np.array([0.6, 0.2])) == pytest.approx(1 - 0.16 / 0.2, rel=1e-14)
 
 
 # --------------------------------------------------------------------------- KL

@@ -849,6 +849,79 @@ def test_stop_reason_holds_for_positive_margin_voters_on_breast_cancer(cases):
     assert best >= run.history[-1].c_bound - 1e-12, (run.history[-1].c_bound, best)
 
 
+# --------------------------------------------------------------------------- scale of the outputs
+# Scaling every output by s > 0 scales F, gamma, tau, numer, denom homogeneously: the same
+# voters, the same weights, the same C-bounds.  Powers of two scale exactly (bit for bit).
+
+SCALES = [1e-14, 1e-100, 1e-200, 2.0**-600, 2.0**-900]
+
+
+def _exact(s):
+    return math.frexp(s)[0] == 0.5
+
+
+def _same(got, want, exact):
+    if exact:
+        assert got == want
+    else:
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-15)
+
+
+@pytest.mark.parametrize("direction", ["exhaustive", "gradient"])
+@pytest.mark.parametrize("pool_kind", ["stumps-dense", "rbf"])
+def test_runs_are_invariant_to_the_scale_of_the_outputs(cases, pool_kind, direction):
+    """A run on s H takes the voters of the run on H with the same weights, decreases and
+    C-bounds (1e-9 relative; bit for bit when s is a power of two, the scaled arithmetic
+    being exact), and so do its candidates' scores (those that are round-off to 1e-12 of the
+    largest) and direction curves.  It used to record C = 1 at
+    s = 1e-14 (absolute round-off threshold on the first moment), to stop after one step at
+    s = 1e-100 (Theorem 3's numerator squared underflowed) and to raise ZeroDivisionError
+    below ~1e-162 (nu(F) = 0)."""
+    case = cases("cancer", pool_kind)
+    H, y = case["H"], case["y"]
+    start = CBBoost(max_iter=10, direction=direction, keep_candidates=True).start
+    ref = start(H, y).run()
+    assert len(ref.history) == 10
+    for s in SCALES:
+        run = start(H * s, y).run()
+        assert [r.index for r in run.history] == [r.index for r in ref.history], s
+        assert run.stop_reason == ref.stop_reason
+        for got, want in zip(run.history, ref.history):
+            for name in ("c_bound", "alpha", "predicted_decrease", "actual_decrease"):
+                if getattr(want, name) is not None:
+                    _same(getattr(got, name), getattr(want, name), _exact(s))
+            # the rule-free scores (a zero gamma(h) of H may be +-1e-31 in s H: Theorem 3's
+            # rule may admit other voters)
+            for name in ("gradient", "best_decrease", "best_alpha"):
+                if want.candidates is not None:   # round-off scores: 1e-12 of the largest
+                    ref_values = getattr(want.candidates, name)
+                    atol = 0 if _exact(s) else 1e-12 * np.max(np.abs(ref_values))
+                    np.testing.assert_allclose(getattr(got.candidates, name), ref_values,
+                                               rtol=0 if _exact(s) else 1e-9, atol=atol)
+        curve, want = run.direction_curve(5), ref.direction_curve(5)
+        _same(curve.alpha_star, want.alpha_star, _exact(s))
+        np.testing.assert_allclose(curve.c_values, want.c_values, rtol=0,
+                                   atol=0 if _exact(s) else 1e-12)
+
+
+def test_a_vote_with_subnormal_margins_is_not_recorded(cases):
+    """Outputs at 2^-1000 or 1e-310 (subnormal): the first step's vote F = h is exact and
+    recorded with the unscaled run's C-bound (bit for bit at 2^-1000; at 1e-310 the outputs
+    are +-1e-310 rounded, whose ratio mu1^2 / mu2 rounds differently: 1e-15); the next would
+    have margins below tiny / eps (~1e-292), where F = H a is rounded to absolute steps of
+    2^-1074, so the run stops and says so."""
+    case = cases("cancer", "stumps-dense")
+    H, y = case["H"], case["y"]
+    ref = CBBoost(max_iter=5).start(H, y).run()
+    for s in (2.0**-1000, 1e-310):
+        run = CBBoost(max_iter=5).start(H * s, y).run()
+        assert [r.index for r in run.history] == [ref.history[0].index]
+        assert run.history[0].c_bound == pytest.approx(ref.history[0].c_bound,
+                                                       rel=0 if _exact(s) else 1e-15)
+        assert run.stop_reason.startswith(f"the next step (voter {ref.history[1].index}, weight ")
+        assert "the rounding of subnormal floats is no longer negligible" in run.stop_reason
+
+
 # --------------------------------------------------------------------------- rules (issue #10)
 
 RULES = [(e, r) for e in ("theorem3", "all") for r in (False, True)]

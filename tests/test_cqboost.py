@@ -30,7 +30,7 @@ from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, make_moons
 
 from cbviz.algorithms import ParameterError
-from cbviz.algorithms.cqboost import CqBoost
+from cbviz.algorithms.cqboost import CqBoost, example_weight_shares
 from cbviz.algorithms.qp import QPError
 from cbviz.voters import StumpPool
 
@@ -261,6 +261,38 @@ def test_max_iter_and_test_error(moons):
     for col in ("edge", "violation", "nu", "beta", "example_weight_entropy",
                 "example_weight_max", "example_weight_negative", "solver_iterations"):
         assert col in frame.columns
+
+
+def test_example_weight_shares_convention():
+    """Shares ``|alpha| / sum|alpha|``; an alpha within 1e-9 of the size of its terms
+    ``(|beta| + 2 |gamma_i|) / m`` counts as 0; when all vanish, uniform 1/m (never NaN)."""
+    alpha = np.array([0.3, -0.1, 0.0, 0.6])
+    p, a = example_weight_shares(alpha, np.ones(4))
+    np.testing.assert_array_equal(a, alpha)
+    np.testing.assert_allclose(p, [0.3, 0.1, 0.0, 0.6], rtol=1e-15)
+    p, a = example_weight_shares(np.array([0.5, 1e-12, -0.5]), np.ones(3))
+    np.testing.assert_array_equal(a, [0.5, 0.0, -0.5])
+    np.testing.assert_array_equal(p, [0.5, 0.0, 0.5])
+    for alpha in (np.zeros(3), np.array([1e-17, -2e-17, 0.0])):
+        p, a = example_weight_shares(alpha, np.full(3, 0.1))
+        np.testing.assert_array_equal(a, 0.0)
+        np.testing.assert_array_equal(p, np.full(3, 1.0 / 3.0))
+
+
+def test_records_when_every_example_weight_vanishes():
+    """A perfect voter and its complement on 6 examples: iteration 2's optimum puts every
+    margin at mu = beta / 2, so every alpha_i vanishes (round-off).  The extras follow the
+    documented convention, uniform shares: max 1/6, entropy ln 6, no negative weight (they
+    used to be NaN or round-off read as weights)."""
+    y = np.array([1.0, -1.0, 1.0, 1.0, -1.0, -1.0])
+    H = np.column_stack([y, -y])
+    run = CqBoost(mu=0.05, epsilon=1e-10).start(H, y).run()
+    assert [r.index for r in run.history] == [0, 1]
+    extra = run.history[-1].extra
+    assert np.mean(y * run.F) == pytest.approx(0.05, abs=1e-9)
+    assert extra["example_weight_max"] == pytest.approx(1.0 / 6.0, rel=1e-15)
+    assert extra["example_weight_entropy"] == pytest.approx(np.log(6.0), rel=1e-15)
+    assert extra["example_weight_negative"] == 0.0
 
 
 def test_every_voter_chosen_stops():

@@ -17,8 +17,11 @@ Tolerances: 1e-10 (relative) for one number computed two ways (f, KL, C-bound);
 ``f`` may rise by at most 1e-12 relative per update (round-off of an exact minimization);
 1e-7 absolute on a coordinate's argmin vs scipy (bounded Brent locates a minimizer only to
 ~sqrt(machine eps * f / f''), about 3e-8 here, against a box of half-width ``1/n = 0.125``;
-measured deviation <= 3.2e-9); the paper's equations
-must hold to 1e-9 relative to the size of their terms.  Every random draw has a fixed seed.
+measured deviation <= 3.2e-9); at the range ends C = 1e6, gamma = 1e-4, where scipy minimizes
+``log f`` (same minimizer, no overflow of ``exp(-M / gamma)``) whose curvature is ~1e14 larger,
+1e-10 (measured <= 4.5e-11) and a rise of ``log f`` of at most 1e-12 over scipy's; the
+paper's equations must hold to 1e-9 relative to the size of their terms.  Every random draw
+has a fixed seed.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import math
 import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
+from scipy.special import logsumexp
 from scipy.stats import entropy
 from sklearn.datasets import make_moons
 
@@ -37,6 +41,7 @@ from cbviz.voters import StumpPool
 REL = 1e-10
 RISE = 1e-12
 ARG_TOL = 1e-7
+STEEP_ARG_TOL = 1e-10
 EQ_TOL = 1e-9
 LOSSES = ("quadratic", "exponential")
 
@@ -59,6 +64,15 @@ def zeta(margin, loss, gamma):
 def f_def(w, Hd, y, loss, C, gamma):
     """The paper's f for signed weights w on the direct voters Hd (m x n)."""
     return float(C * np.sum(zeta(y * (Hd @ w), loss, gamma)) + kl_def(quasi_q(w)))
+
+
+def log_f_def(w, Hd, y, loss, C, gamma):
+    """``log f`` without overflow (exponential loss by log-sum-exp): f's minimizers."""
+    M = y * (Hd @ w)
+    log_loss = (logsumexp(-M / gamma) if loss == "exponential"
+                else math.log(np.sum(zeta(M, loss, gamma))))
+    kl = kl_def(quasi_q(w))
+    return float(np.logaddexp(math.log(C) + log_loss, math.log(kl) if kl > 0 else -np.inf))
 
 
 def c_def(F, y):
@@ -149,6 +163,45 @@ def test_each_coordinate_update_is_the_exact_line_minimum(kind, loss, C, gamma):
         assert f_after <= res.fun + RISE * abs(res.fun)      # at least as good as scipy
         worst = max(worst, abs(after[k] - res.x))
     assert worst <= ARG_TOL, worst
+
+
+def steep_problem(kind):
+    """Direct voters and labels for the range-end tests: one voter h = 1 with y = +1 on 15
+    examples and -1 on one (the regression case), or a small +-1 / real problem."""
+    if kind == "one":
+        y = np.ones(16)
+        y[-1] = -1.0
+        return np.ones((16, 1)), y
+    return small_problem(kind, m=16, n=3, seed=3)
+
+
+@pytest.mark.parametrize("kind", ["one", "pm1", "real"])
+@pytest.mark.parametrize("loss", LOSSES)
+def test_coordinate_steps_at_the_range_ends_are_the_line_minima(loss, kind):
+    """C = 1e6, gamma = 1e-4 (the registry's range ends): ``phi`` is a near-step, and the
+    bracket ``[u0, u0 - phi(u0)]`` is ~1e11 wide around a root ~1e-4 from ``u0`` (brentq
+    used to raise RuntimeError on it).  Every update matches scipy's bounded minimization of
+    ``log f`` along its coordinate, and f never rises."""
+    C, gamma = 1e6, 1e-4
+    Hd, y = steep_problem(kind)
+    n = Hd.shape[1]
+    run = KLBoost(loss, C=C, gamma=gamma, max_iter=3, epsilon=1e-12).start(complemented(Hd), y)
+    log = spy_updates(run)
+    run.run()
+    assert len(log) >= 2 * n
+    worst = 0.0
+    for k, before, after, _ in log:
+        def line(t, k=k, before=before):
+            w = before.copy()
+            w[k] = t
+            return log_f_def(w, Hd, y, loss, C, gamma)
+        res = minimize_scalar(line, bounds=(-1.0 / n, 1.0 / n), method="bounded",
+                              options={"xatol": 1e-14, "maxiter": 5000})
+        assert abs(after[k]) <= 1.0 / n
+        assert line(after[k]) <= line(before[k]) + RISE
+        assert line(after[k]) <= res.fun + RISE                # at least as good as scipy
+        worst = max(worst, abs(after[k] - res.x))
+    assert worst <= STEEP_ARG_TOL, worst
 
 
 @pytest.mark.parametrize("loss", LOSSES)

@@ -44,7 +44,8 @@ the factories; max_iter 1 and 25, and 10,000 on tiny matrices on which every set
 its own rule) raise nothing but :class:`~cbviz.algorithms.ParameterError` (QPError included)
 with a message, and otherwise give runs with all the properties above.
 
-Bugs found are pinned by the strict-xfail regression tests at the end (minimal cases).
+The bugs these properties found are fixed; their minimal cases are the regression tests at
+the end.
 
 Tolerances: TOL = 1e-12 (relative to max(1, |value|)) for a range end and for a rise of a
 value summed from at most ~10^3 rounded terms (largest rise seen: 5e-14, the KL learner's f);
@@ -102,7 +103,7 @@ class Problem:
 
 SIGNS = st.sampled_from([-1.0, 1.0])
 # real outputs: 0 (either sign) or a magnitude in [1e-9, 1]; smaller magnitudes are the
-# separate family of test_tiny_outputs (CB-Boost fails on them: CBBOOST_UNDERFLOW, _ROUNDOFF)
+# separate family of test_tiny_outputs
 REALS = st.one_of(st.sampled_from([0.0, -0.0]), st.floats(1e-9, 1.0), st.floats(-1.0, -1e-9))
 # the degenerate cases; "perfect" is test_perfect_voter's
 CASES = ("random", "identical", "abstain", "chance")
@@ -316,24 +317,6 @@ def random_run(key, data, problem):
     check_monotone(key, run, params, problem)
 
 
-def xfail_for(bugs, keys, strict=True):
-    """pytest params of ``keys``, expected to fail for those in ``bugs``."""
-    return [pytest.param(k, marks=pytest.mark.xfail(strict=strict, reason=bugs[k]))
-            if k in bugs else k for k in keys]
-
-
-# Bugs these properties found (minimal cases in the regression tests at the end).
-CBBOOST_UNDERFLOW = ("CB-Boost: a vote whose mean(F^2) underflows to 0 (outputs below ~1e-162) "
-                     "raises ZeroDivisionError in cbboost._scores (gamma_F**2 / nu_F on floats)")
-CBBOOST_ROUNDOFF = ("CB-Boost: a step to a vote whose normalized first moment is below 64 eps "
-                    "(voters with outputs ~1e-14) is recorded with C-bound 1: the C-bound rises")
-KLBOOST_BRACKET = ("KL learner, exponential loss at C = 1e6, gamma = 1e-4 (the registry's range "
-                   "ends): the coordinate step's bracket in u = artanh(n w) is ~1e11 wide and "
-                   "scipy's brentq raises RuntimeError after 100 iterations")
-CQBOOST_NO_DUALS = ("CqBoost: when every dual example weight vanishes (a perfect voter and its "
-                    "complement), extra['example_weight_max'] is 0/0 = NaN")
-
-
 @pytest.mark.parametrize("key", list(ALGORITHMS))
 @examples(150)
 @given(data=st.data())
@@ -343,9 +326,7 @@ def test_random_runs(key, data):
     random_run(key, data, data.draw(problems(), label="problem"))
 
 
-# non-strict: the NaN needs an exact cancellation, which a given set of examples may miss
-# (the strict check is the minimal case, test_cqboost_example_weights_when_every_dual_vanishes)
-@pytest.mark.parametrize("key", xfail_for({"cqboost": CQBOOST_NO_DUALS}, ALGORITHMS, strict=False))
+@pytest.mark.parametrize("key", list(ALGORITHMS))
 @examples(40)
 @given(data=st.data())
 def test_perfect_voter(key, data):
@@ -353,8 +334,7 @@ def test_perfect_voter(key, data):
     random_run(key, data, data.draw(problems(cases=("perfect",)), label="problem"))
 
 
-@pytest.mark.parametrize("key", xfail_for({"cbboost": f"{CBBOOST_UNDERFLOW}; {CBBOOST_ROUNDOFF}"},
-                                          ALGORITHMS))
+@pytest.mark.parametrize("key", list(ALGORITHMS))
 @examples(40)
 @given(data=st.data())
 def test_tiny_outputs(key, data):
@@ -451,11 +431,10 @@ def test_mu_near_zero(factory, key, problem, mu):
 # the L1 threshold).  Not the perfect voter for QuadBoost L2 with reweight: with a duplicate
 # of it (frequent on m <= 6) coordinate descent creeps to the ridge optimum by a factor
 # ~1/(1 + lam) per step, 10,000 steps are not enough at lam = 1e-6 (observed), and each step
-# is a genuine decrease; nor for CqBoost (CQBOOST_NO_DUALS), which stops within n columns on
-# any matrix.
+# is a genuine decrease.  CqBoost stops within n columns on any matrix.
 def _stopping_cases(key, params):
     if key == "cqboost":
-        return ("random", "identical", "chance")
+        return ("random", "identical", "chance", "perfect")
     if key == "quadboost" and params["reweight"] and params["regularization"] == "l2":
         return ("chance",)
     return ("perfect", "chance")
@@ -476,50 +455,53 @@ def test_huge_max_iter_stops_early(key, params, data):
 
 
 # --------------------------------------------------------------------------- regressions
-# The minimal cases of the bugs above, strictly expected to fail until fixed.
+# The minimal cases of the bugs the properties above found, with what is expected now.
 
-@pytest.mark.xfail(strict=True, raises=ZeroDivisionError, reason=CBBOOST_UNDERFLOW)
 @pytest.mark.parametrize("reuse_voters", [False, True])
 @pytest.mark.parametrize("eligible", ["theorem3", "all"])
 def test_cbboost_vote_whose_second_moment_underflows(eligible, reuse_voters):
     """Voter 0 outputs (1e-200, 0), y = (1, -1): iteration 1 takes it (gamma = 5e-201 > 0);
-    the vote F = (1e-200, 0) has mean(F^2) = 0 in floats, and iteration 2 raises.  Expected:
-    the run stops with a reason, or start refuses the matrix with ParameterError."""
+    the vote F = (1e-200, 0) has mean(F^2) = 0 in floats, and iteration 2 used to raise
+    ZeroDivisionError.  CB-Boost scores on the vote and pool scaled by powers of two: the
+    record has the exact C-bound 1 - (1/2)^2 / (1/2) = 1/2, and the run stops because the
+    only other voter, the complement, lowers it under no rule."""
     H = np.array([[1e-200, -1e-200], [0.0, -0.0]])
-    try:
-        run = CBBoost(max_iter=5, eligible=eligible, reuse_voters=reuse_voters).start(
-            H, np.array([1.0, -1.0])).run()
-    except ParameterError as exc:
-        assert str(exc).strip()
-    else:
-        check_stop(run, 5)
+    run = CBBoost(max_iter=5, eligible=eligible, reuse_voters=reuse_voters).start(
+        H, np.array([1.0, -1.0])).run()
+    check_stop(run, 5)
+    assert [r.index for r in run.history] == [0]
+    assert run.history[0].c_bound == 0.5
+    assert "lowers the C-bound along a positive weight" in run.stop_reason
 
 
-@pytest.mark.xfail(strict=True, reason=CBBOOST_ROUNDOFF)
 def test_cbboost_c_bound_of_a_vote_with_tiny_margins():
     """Voter 0 outputs (1e-14, 0), voter 1 (0, 1), y = (1, -1).  Iteration 1 takes voter 3
     (the complement of voter 1; C = 1/2); iteration 2 voter 0 with alpha = 1e14 (predicted
-    decrease 1/2).  The vote F = (1, -1) has margins y F = (1, 1): C-bound 0.  The record
-    says C-bound 1 (its normalized first moment, 1e-14, is below the round-off threshold
-    64 eps of cbviz.bounds), so the C-bound rises from 1/2 to 1."""
+    decrease 1/2).  The vote F = (1, -1) has margins y F = (1, 1): C-bound 0.  Its normalized
+    first moment, 1e-14, used to fall below the absolute round-off threshold 64 eps of
+    cbviz.bounds (C-bound recorded 1, a rise); the threshold is now relative to the vote's
+    scale (sum_k Q_k rms(h_k) = 1.4e-14 here), so the record is the vote's C-bound."""
     H = np.array([[1e-14, 0.0, -1e-14, -0.0], [0.0, 1.0, -0.0, -1.0]])
     y = np.array([1.0, -1.0])
     previous = 1.0
-    for rec in CBBoost(max_iter=2).start(H, y).run().history:
+    run = CBBoost(max_iter=2).start(H, y).run()
+    assert len(run.history) == 2
+    for rec in run.history:
         F = H[:, rec.support] @ rec.weights
         assert rec.c_bound == pytest.approx(1.0 - np.mean(y * F) ** 2 / np.mean(F * F), abs=TOL)
         assert rec.c_bound <= previous + TOL
         previous = rec.c_bound
+    assert previous == pytest.approx(0.0, abs=TOL)
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason=KLBOOST_BRACKET)
 def test_klboost_exponential_loss_at_the_range_ends():
     """One voter h = 1 and its complement, y = +1 on 15 examples and -1 on one; exponential
     loss, C = 1e6, gamma = 1e-4.  Along the signed weight w (n = 1) f is
     ``C (15 exp(-w/gamma) + exp(w/gamma)) + KL``, ``dKL/dw = artanh(w)``, so the first pass
     must land on the root of ``(C/gamma) (exp(w/gamma) - 15 exp(-w/gamma)) + artanh(w)``,
-    w* = 1.3540251e-4 (~ gamma ln(15) / 2).  The first pass raises RuntimeError instead.
-    Tolerance: 1e-9 relative (both are roots found to ~1e-15)."""
+    w* = 1.3540251e-4 (~ gamma ln(15) / 2).  The coordinate step's bracket used to be ~1e11
+    wide (brentq raised RuntimeError after 100 iterations); it is now narrowed to twice the
+    step.  Tolerance: 1e-9 relative (both are roots found to ~1e-15)."""
     y = np.ones(16)
     y[-1] = -1.0
     H = np.column_stack([np.ones(16), -np.ones(16)])
@@ -534,14 +516,19 @@ def test_klboost_exponential_loss_at_the_range_ends():
     assert run.signed_weights[0] == pytest.approx(w_star, rel=1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason=CQBOOST_NO_DUALS)
-def test_cqboost_example_weights_when_every_dual_vanishes():
-    """A = [[1], [-1]] = y (a perfect voter and its complement), mu = 0.0390625 (exact in
-    binary).  Iteration 2's program puts w = ((1 + mu)/2, (1 - mu)/2): both margins are mu
-    and both duals alpha_i = (beta - 2 gamma_i) / m vanish (here exactly 0; for other mu they
-    are round-off, ~1e-17, reported as if they were weights), so the shares
-    |alpha| / sum|alpha| are 0/0: example_weight_max is NaN.  Expected: a finite (or
-    documented) value."""
+@pytest.mark.parametrize("mu", [0.0390625, 0.05, 0.3])
+def test_cqboost_example_weights_when_every_dual_vanishes(mu):
+    """A = [[1], [-1]] = y (a perfect voter and its complement).  Iteration 2's program puts
+    w = ((1 + mu)/2, (1 - mu)/2): both margins are mu and both duals
+    alpha_i = (beta - 2 gamma_i) / m vanish (exactly 0 for mu = 0.0390625, exact in binary;
+    round-off, ~1e-17, for other mu).  The shares |alpha| / sum|alpha| used to be 0/0 = NaN
+    (or round-off reported as weights); the documented convention is uniform shares:
+    example_weight_max 1/2, entropy ln 2, no negative weight."""
     H = np.array([[1.0, -1.0], [-1.0, 1.0]])
-    run = CqBoost(mu=0.0390625, epsilon=1e-10, max_iter=5).start(H, np.array([1.0, -1.0])).run()
-    check_records("cqboost", run, Problem(H, np.array([1.0, -1.0]), "sign", "perfect"))
+    y = np.array([1.0, -1.0])
+    run = CqBoost(mu=mu, epsilon=1e-10, max_iter=5).start(H, y, H_test=H, y_test=y).run()
+    check_records("cqboost", run, Problem(H, y, "sign", "perfect"))
+    last = run.history[-1]
+    assert last.iteration == 2 and last.extra["example_weight_max"] == 0.5
+    assert last.extra["example_weight_entropy"] == pytest.approx(math.log(2.0), rel=1e-15)
+    assert last.extra["example_weight_negative"] == 0.0

@@ -278,7 +278,8 @@ class Run:
         total = a[support].sum()
         M = bounds.margins(self.F, self.y, total)
         kl = bounds.kl_uniform(a[support], n=a.size)
-        panel = bounds.bound_panel(M, kl, self.delta)
+        scale = bounds.vote_scale(a[support], self.H.col_sq_sums[support], self.y.size) / total
+        panel = bounds.bound_panel(M, kl, self.delta, scale)
         test_error = None
         if self.F_test is not None:
             test_error = float(np.mean(np.where(self.F_test > 0, 1.0, -1.0) != self.y_test))

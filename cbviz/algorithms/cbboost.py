@@ -27,9 +27,23 @@ is the stationary point of R in general), and the first moment stays positive th
 ``g(alpha*) = nu(gamma(F) h - gamma(h) F) / denom > 0``.  When ``denom <= 0`` and
 ``gamma(h) > 0``, C can only decrease toward ``C(h)`` as ``alpha`` grows without bound: no
 finite step attains it (``unbounded`` below).
+
+Scaled arithmetic: the decrease's numerator ``numer^2`` is of degree six in the outputs, so
+it underflows on outputs below ~1e-52 (and ``nu(F)`` itself below ~1e-162).  Every score is
+homogeneous, so a step is scored from ``F / 2^e`` (``max |F| / 2^e`` in [1/2, 1)) and, on a
+pool whose squared outputs underflow (every column's sum of squares below ``_TINY_POOL``),
+from a copy of the pool scaled by ``2^-p``; ``alpha`` and the gradient are scaled back by
+``2^(e-p)`` and ``2^(p-e)``.  Powers of two scale exactly, so on any data whose moments do
+not underflow the run is bit for bit the unscaled one.  The scale of a voter relative to the
+vote still matters: a voter whose outputs are below ~1e-150 of the vote's has scores that
+underflow, and is never chosen.  A vote is only recorded while its largest margin is above
+``_MARGIN_FLOOR`` (~1e-292): below it the absolute rounding of subnormal floats (2^-1075)
+is no longer negligible in ``F = H a``, its C-bound is not exact to round-off, and the run
+stops (the first step, ``F = h``, is exact and always taken).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numba
@@ -37,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 from .. import bounds
-from ..voters import _F64, _I64, _ro, _split
+from ..voters import _F64, _I64, _ro, _split, as_operator
 from .base import Candidates, ParameterError, Run, _first_argmax, check_delta, check_int
 
 __all__ = ["CBBoost", "pick_correlations", "CBBoostCandidates", "CBBoostRun", "DirectionCurve", "lockstep",
@@ -50,19 +64,43 @@ _RTOL = 1e-12  # relative size below which a numerator or denominator counts as 
 # (e.g. along the complement of a voter whose weight is already optimal).
 _MIN_DECREASE = 64 * np.finfo(float).eps
 _TIE_RTOL = 1e-12  # base._first_argmax's window: voters identical on the sample tie exactly
+# a pool whose every column has sum_i h(x_i)^2 below this (outputs below ~2^-256) is scored on
+# a copy scaled by a power of two: its moments' products would underflow
+_TINY_POOL = 2.0 ** -512
+# largest |margin| of a vote below which F = H a loses bits to subnormal rounding (2^-1075 is
+# then above eps^2 / 2 of it): the vote's C-bound could not be recorded exact to round-off
+_MARGIN_FLOOR = np.finfo(float).tiny / np.finfo(float).eps
 _NO_VOTER = np.empty(0, dtype=np.int64)
 
 
-def one_direction_c_bound(alpha, gamma_F, nu_F, gamma_h, nu_h, tau, total=1.0):
+def one_direction_c_bound(alpha, gamma_F, nu_F, gamma_h, nu_h, tau, scale=1.0):
     """C-bound of ``F + alpha h`` from the moments (CB-Boost paper, Sect. 3.1):
 
     ``1 - (gamma(F) + alpha gamma(h))^2 / (nu(F) + 2 alpha tau(F, h) + alpha^2 nu(h))``.
-    ``total`` is the weight sum of ``F`` (the vote's scale, for :func:`bounds.c_bound`'s
-    round-off test).
+    ``scale`` is the scale of ``F`` (:func:`bounds.vote_scale`, the weight sum for +-1
+    voters), for :func:`bounds.c_bound`'s round-off test; that of ``F + alpha h`` adds
+    ``alpha sqrt(nu(h))``.
     """
     alpha = np.asarray(alpha, dtype=float)
     return bounds.c_bound(gamma_F + alpha * gamma_h, nu_F + 2 * alpha * tau + alpha**2 * nu_h,
-                          scale=total + alpha)
+                          scale=scale + alpha * np.sqrt(nu_h))
+
+
+def _scoring_pool(H):
+    """``(S, p)``: the operator CB-Boost scores on, ``S = H / 2^p`` (scaled arithmetic).
+
+    ``S = H`` and ``p = 0`` unless every column's sum of squares is below ``_TINY_POOL``
+    (outputs below ~2^-256, whose moments' products underflow); then ``S`` is a dense copy
+    with its largest |output| in [1/2, 1): exact, subnormal outputs included.
+    """
+    if np.max(H.col_sq_sums) >= _TINY_POOL:
+        return H, 0
+    A = H.toarray()
+    top = float(np.max(np.abs(A)))
+    if top == 0.0:
+        return H, 0
+    p = math.frexp(top)[1]
+    return as_operator(np.ldexp(A, -p)), p
 
 
 def _check_rule(eligible, reuse_voters):
@@ -120,11 +158,13 @@ class CBBoostCandidates(Candidates):
 
 
 def _scores(gamma_h, nu_h, tau, gamma_F, nu_F, in_vote, eligible="theorem3",
-            reuse_voters=False):
+            reuse_voters=False, shift=0):
     """Theorem 3 weight, Property 1 decrease and gradient rate for every candidate.
 
     Exact for any sign of ``gamma(h)`` (module docstring); ``valid`` applies the rule
     ``eligible`` / ``reuse_voters``.  A decrease below ``_MIN_DECREASE`` counts as none.
+    With moments of ``F / 2^e`` and voters ``h / 2^p`` (scaled arithmetic, module docstring),
+    ``shift = e - p`` returns ``alpha`` and ``gradient`` for ``F`` and ``h`` themselves.
     """
     numer = gamma_h * nu_F - gamma_F * tau
     denom = gamma_F * nu_h - gamma_h * tau
@@ -138,13 +178,15 @@ def _scores(gamma_h, nu_h, tau, gamma_F, nu_F, in_vote, eligible="theorem3",
         lowers = decrease > _MIN_DECREASE
         best_alpha = np.where(lowers, numer / denom, 0.0)
         # C tends to C(h) as alpha grows without bound: below C(F) by limit_gain
-        limit_gain = np.where(theorem3, gamma_h**2 / nu_h, 0.0) - gamma_F**2 / nu_F
+        limit_gain = np.where(theorem3, gamma_h**2 / nu_h, 0.0) - gamma_F * gamma_F / nu_F
     best_decrease = np.where(lowers, decrease, 0.0)
     # denom <= 0: numer - alpha denom never decreases, so R' changes sign at most once, from
     # - to +: no finite maximum of R beyond alpha = 0, only its limit at infinity
     unbounded = theorem3 & ~rising & (limit_gain > _MIN_DECREASE)
     valid = lowers & _admissible(theorem3, in_vote, eligible, reuse_voters)
-    gradient = 2.0 * gamma_F * numer / nu_F**2  # -dC/da_k at the current a_k
+    # -dC/da_k at the current a_k; products, not pow(): exactly homogeneous (scaled arithmetic)
+    gradient = np.ldexp(2.0 * gamma_F * numer / (nu_F * nu_F), -shift)
+    best_alpha = np.ldexp(best_alpha, shift)
     return CBBoostCandidates(
         gradient=gradient, decrease=np.where(valid, best_decrease, 0.0),
         alpha=np.where(valid, best_alpha, 0.0), valid=valid, best_alpha=best_alpha,
@@ -281,11 +323,12 @@ def _dot_without_blas(u, v):
 def _fused_pick(H, cum_F, tot_F, gamma_h, gamma_F, nu_F, gradient, theorem3, excluded):
     """The rule's pick ``(column, alpha, decrease)`` on a stump operator ``H`` in pool layout,
     or ``(-1, 0, 0)``: from the bin running sums of F (``tot_F`` = sum(F)) and ``gamma(h)`` of
-    the direct stumps; ``excluded`` (sorted) holds the voters the rule keeps out."""
+    the direct stumps; ``excluded`` (sorted) holds the voters the rule keeps out.  ``alpha``
+    is for the F given (scaled arithmetic: the caller scales it back)."""
     offsets = H.bin_offsets
     best = np.empty((2 if H.shape[1] > H.n_base else 1, offsets.size - 1))
     args = (cum_F, tot_F, gamma_h, float(H.shape[0]), offsets, H.n_base, gamma_F, nu_F,
-            2.0 * gamma_F, nu_F**2, gradient, theorem3, excluded)
+            2.0 * gamma_F, nu_F * nu_F, gradient, theorem3, excluded)
     _split(_slot_bests, best.shape[1], 4 * cum_F.size, *args, best)  # ~4 codes' work each
     return _window_pick(*args, best)
 
@@ -356,8 +399,10 @@ class CBBoostRun(Run):
         self.eligible, self.reuse_voters = _check_rule(eligible, reuse_voters)
         self.keep_candidates = keep_candidates
         m = self.y.size
-        self._gamma_h = self.H.rmatvec(self.y) / m
-        self._nu_h = self.H.col_sq_sums / m
+        # the pool the scores are computed on (scaled arithmetic, module docstring)
+        self._S, self._pool_exp = _scoring_pool(self.H)
+        self._gamma_h = self._S.rmatvec(self.y) / m
+        self._nu_h = self._S.col_sq_sums / m
         # stumps in pool layout: fused steps (section "fused selection"), into this run's own
         # buffer for the bin running sums of F; they take no BLAS dot (one of this size would
         # wake BLAS threads against the engine's), the other runs keep their arithmetic
@@ -367,11 +412,23 @@ class CBBoostRun(Run):
             self._cum_F = np.empty(self.H.bin_offsets[-1])
         else:  # Theorem 3's rule only ever moves voters with a positive margin: score just those
             self._pos = np.flatnonzero(self._gamma_h > 0)
-            self._H_pos = self.H.restrict(self._pos)
+            self._H_pos = self._S.restrict(self._pos)
 
-    def _moments(self, F):
+    def _normalized(self, F):
+        """``(G, shift, gamma(G), nu(G))``: the vote ``G = F / 2^e`` with ``max |G|`` in
+        [1/2, 1) (exact) and ``shift = e - p`` for the scoring pool ``H / 2^p``."""
+        top = float(np.max(np.abs(F)))
+        e = math.frexp(top)[1] if top > 0 else 0
+        G = np.ldexp(F, -e)
         m = self.y.size
-        return float(self._dot(self.y, F)) / m, float(self._dot(F, F)) / m
+        return G, e - self._pool_exp, float(self._dot(self.y, G)) / m, float(self._dot(G, G)) / m
+
+    def _scale(self, a, support, shift):
+        """Scale (:func:`bounds.vote_scale`, for the round-off test) of the normalized vote
+        ``G`` of ``H a`` (``support``: the non-zero weights): that of ``(H / 2^p) a`` over
+        ``2^shift``, from the scaled pool's sums of squares (which do not underflow)."""
+        scale = bounds.vote_scale(a[support], self._S.col_sq_sums[support], self.y.size)
+        return math.ldexp(scale, -shift)
 
     def candidates(self, iteration=None):
         """Scores of every voter as the next direction from the vote after ``iteration``.
@@ -386,28 +443,31 @@ class CBBoostRun(Run):
         else:
             a = self.weights_at(iteration)
             F, in_vote = self.H.matvec(a), a > 0
-        return _scores(self._gamma_h, self._nu_h, self.H.rmatvec(F) / self.y.size,
-                       *self._moments(F), in_vote, self.eligible, self.reuse_voters)
+        G, shift, gamma_G, nu_G = self._normalized(F)
+        return _scores(self._gamma_h, self._nu_h, self._S.rmatvec(G) / self.y.size, gamma_G,
+                       nu_G, in_vote, self.eligible, self.reuse_voters, shift)
 
     def _next_scores(self):
         """Scores for the next step and the voter index of each score (None: every voter)."""
         if self.keep_candidates or self.eligible == "all":
             return self.candidates(), None
         pos = self._pos
-        tau = self._H_pos.rmatvec(self.F) / self.y.size
-        return _scores(self._gamma_h[pos], self._nu_h[pos], tau, *self._moments(self.F),
-                       self._a[pos] > 0, self.eligible, self.reuse_voters), pos
+        G, shift, gamma_G, nu_G = self._normalized(self.F)
+        tau = self._H_pos.rmatvec(G) / self.y.size
+        return _scores(self._gamma_h[pos], self._nu_h[pos], tau, gamma_G, nu_G,
+                       self._a[pos] > 0, self.eligible, self.reuse_voters, shift), pos
 
     def _choose(self):
         """The next step ``(voter, alpha, predicted decrease, candidates)``: voter -1 when the
         rule admits none; candidates (None unless they cover the whole pool) for the record."""
-        if self._fused:
+        if self._fused:   # a stump pool: never scaled (outputs +-1)
+            G, shift, gamma_G, nu_G = self._normalized(self.F)
             k, alpha, decrease = _fused_pick(
-                self.H, self.H.bin_cumsums(self.F, out=self._cum_F), float(self.F.sum()),
-                self._gamma_h[:self.H.n_base], *self._moments(self.F),
+                self.H, self.H.bin_cumsums(G, out=self._cum_F), float(G.sum()),
+                self._gamma_h[:self.H.n_base], gamma_G, nu_G,
                 self.direction == "gradient", self.eligible == "theorem3",
                 _NO_VOTER if self.reuse_voters else self.history[-1].support)
-            return k, alpha, decrease, None
+            return k, math.ldexp(alpha, shift), decrease, None
         c, ids = self._next_scores()
         j = c.exhaustive_pick if self.direction == "exhaustive" else c.gradient_pick
         whole = c if ids is None else None
@@ -429,11 +489,21 @@ class CBBoostRun(Run):
             # one more H^T F when the scores covered only part of the pool
             self.stop_reason = stop_reason(c if c is not None else self.candidates())
             return None
+        support = np.union1d(self.history[-1].support, [k])
+        reach = float(np.max(np.abs(self.F + alpha * self.H.column(k))))   # F after the step
+        total = float(self._a[support].sum()) + alpha
+        if reach < _MARGIN_FLOOR * total:
+            self.stop_reason = (
+                f"the next step (voter {k}, weight {alpha:.6g}) would leave every margin of the "
+                f"vote below {_MARGIN_FLOOR:.3g} in magnitude (largest {reach / total:.3g}), "
+                "where the rounding of subnormal floats is no longer negligible: its C-bound "
+                "could not be computed to round-off")
+            return None
         before = self.history[-1].c_bound
         reused = bool(self._a[k] > 0)
         self._add(k, alpha)
-        support = np.union1d(self.history[-1].support, [k])
-        after = bounds.c_bound(*self._moments(self.F), scale=self._a[support].sum())
+        _, shift, gamma_G, nu_G = self._normalized(self.F)
+        after = bounds.c_bound(gamma_G, nu_G, scale=self._scale(self._a, support, shift))
         extra = {"predicted_decrease": predicted, "actual_decrease": before - after,
                  "reused": reused}
         if self.keep_candidates:
@@ -456,24 +526,23 @@ class CBBoostRun(Run):
                                  "the one-direction curve exists from iteration 2")
         k = self.history[it - 1].index if index is None else int(index)
         a = self.weights_at(it - 1)
-        F = self.H.matvec(a)
-        h = self.H.column(k)
-        m = self.y.size
-        gamma_F, nu_F = self._moments(F)
-        tau = float(F @ h) / m
-        c = _scores(self._gamma_h[k:k + 1], self._nu_h[k:k + 1], np.array([tau]),
-                    gamma_F, nu_F, np.array([a[k] > 0]), self.eligible, self.reuse_voters)
+        G, shift, gamma_G, nu_G = self._normalized(self.H.matvec(a))
+        tau = float(G @ self._S.column(k)) / self.y.size
+        c = _scores(self._gamma_h[k:k + 1], self._nu_h[k:k + 1], np.array([tau]), gamma_G, nu_G,
+                    np.array([a[k] > 0]), self.eligible, self.reuse_voters, shift)
         star = float(c.alpha[0]) if c.valid[0] else None
-        total = float(a.sum())
-        top = 3.0 * star if star else 2.0 * total
+        top = 3.0 * star if star else 2.0 * float(a.sum())
         alphas = np.linspace(0.0, top, n_points)
-        moments = (gamma_F, nu_F, self._gamma_h[k], self._nu_h[k], tau)
-        curve = one_direction_c_bound(alphas, *moments, total=total)
-        c_star = None if star is None else float(one_direction_c_bound(star, *moments, total=total))
+        moments = (gamma_G, nu_G, self._gamma_h[k], self._nu_h[k], tau)
+        scale = self._scale(a, np.flatnonzero(a), shift)
+
+        def c_along(alpha):   # C(F + alpha h) = C(G + alpha 2^-shift h / 2^p)
+            return one_direction_c_bound(np.ldexp(alpha, -shift), *moments, scale=scale)
         return DirectionCurve(index=k, label=None if self.describe is None else self.describe(k),
-                              alphas=alphas, c_values=np.asarray(curve), alpha_star=star,
-                              c_star=c_star,
-                              c_now=float(bounds.c_bound(gamma_F, nu_F, scale=total)))
+                              alphas=alphas, c_values=np.asarray(c_along(alphas)),
+                              alpha_star=star,
+                              c_star=None if star is None else float(c_along(star)),
+                              c_now=float(bounds.c_bound(gamma_G, nu_G, scale=scale)))
 
 
 class CBBoost:
@@ -576,7 +645,8 @@ def pick_correlations(run):
         c = rec.candidates
         if c is None:
             raise ParameterError("the run kept no candidates: start it with keep_candidates=True")
-        F = run.H.matvec(run.weights_at(rec.iteration - 1))
+        # the cosine is scale-free: from the scaled vote and pool (scaled arithmetic)
+        F = run._normalized(run.H.matvec(run.weights_at(rec.iteration - 1)))[0]
         nu_F = float(F @ F) / m
         row = {"iteration": rec.iteration}
         for rule, k in (("exhaustive", c.exhaustive_pick), ("gradient", c.gradient_pick)):
@@ -584,7 +654,7 @@ def pick_correlations(run):
                 row.update({f"{rule}_index": None, f"{rule}_decrease": np.nan,
                             f"{rule}_correlation": np.nan})
                 continue
-            h = run.H.column(k)
+            h = run._S.column(k)
             tau, nu_h = float(F @ h) / m, float(h @ h) / m
             row.update({f"{rule}_index": int(k), f"{rule}_decrease": float(c.decrease[k]),
                         f"{rule}_correlation": tau / np.sqrt(nu_F * nu_h)})

@@ -35,9 +35,28 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Run, _first_argmax, check_delta, check_int, check_real
-from .qp import check_mu, drop_tiny, solve_qp, unreachable_mu
+from .qp import _ZERO, check_mu, drop_tiny, solve_qp, unreachable_mu
 
-__all__ = ["CqBoost", "CqBoostRun"]
+__all__ = ["CqBoost", "CqBoostRun", "example_weight_shares"]
+
+
+def example_weight_shares(alpha, size):
+    """Shares ``|alpha_i| / sum |alpha|`` of the example weights, and the weights they use.
+
+    ``alpha_i = (beta - 2 gamma_i) / m`` is a difference of terms the solver knows to its
+    relative accuracy; ``size`` holds their magnitudes ``(|beta| + 2 |gamma_i|) / m``, and an
+    ``alpha_i`` within ``qp._ZERO`` (1e-9) of it counts as 0 (a margin at ``beta / 2``), as
+    ``drop_tiny`` does for the voters' weights.  When every ``alpha_i`` vanishes (every
+    margin equals ``beta / 2``, e.g. a perfect voter and its complement) the dual treats the
+    examples alike and the shares are uniform, ``1/m``: Algorithm 1's initialization, where
+    no example is preferred (CqBoost paper, Sect. 4), and the shares of ``alpha = c 1`` for
+    every ``c != 0``.  Returns ``(shares, alpha with the vanishing ones set to 0)``.
+    """
+    alpha = np.where(np.abs(alpha) > _ZERO * np.asarray(size, dtype=float), alpha, 0.0)
+    total = np.abs(alpha).sum()
+    if total == 0.0:
+        return np.full(alpha.size, 1.0 / alpha.size), alpha
+    return np.abs(alpha) / total, alpha
 
 
 class CqBoostRun(Run):
@@ -54,6 +73,7 @@ class CqBoostRun(Run):
         if mu > self.largest_mu:
             raise unreachable_mu(mu, self.largest_mu, "CqBoost")
         self.alpha = np.full(m, 1.0 / m)   # example weights (Algorithm 1's initialization)
+        self._alpha_size = np.zeros(m)     # sizes of the terms of alpha (after a solve)
         self.nu = None                     # multiplier of sum(w) = 1; none before a column
         self.beta = None                   # multiplier of mean(gamma) >= mu
         self.chosen: list[int] = []
@@ -79,14 +99,14 @@ class CqBoostRun(Run):
         a = np.zeros(self.H.shape[1])
         a[self.chosen] = w
         self._set_weights(a)
-        p = np.abs(self.alpha) / np.abs(self.alpha).sum()
+        p, alpha = example_weight_shares(self.alpha, self._alpha_size)
         nz = p[p > 0]
         return k, float(a[k]), {
             "objective": float(w @ self._K @ w), "edge": edge,
             "violation": np.nan if nu is None else edge - nu, "nu": self.nu, "beta": self.beta,
             "example_weight_entropy": float(-np.sum(nz * np.log(nz))),
             "example_weight_max": float(p.max()),
-            "example_weight_negative": float(np.mean(self.alpha < 0)),
+            "example_weight_negative": float(np.mean(alpha < 0)),
             "solver_iterations": iterations}
 
     def _add_column(self, k):
@@ -112,7 +132,9 @@ class CqBoostRun(Run):
                        hint="try a smaller mu or a larger epsilon")
         w = drop_tiny(sol.x)
         self.nu, self.beta = float(sol.y[0]), float(sol.z[-1])
-        self.alpha = (self.beta - 2.0 * (self._YH @ w)) / m
+        gamma = self._YH @ w
+        self.alpha = (self.beta - 2.0 * gamma) / m
+        self._alpha_size = (abs(self.beta) + 2.0 * np.abs(gamma)) / m   # alpha's terms
         return w, sol.iterations
 
 
@@ -137,8 +159,9 @@ class CqBoost:
     ``edge`` (the column's edge under the example weights before the step), ``violation``
     (``edge - nu`` with the ``nu`` it was tested against; NaN at the first step), ``nu`` and
     ``beta`` (multipliers of ``sum(w) = 1`` and of the ``mu`` constraint after the re-solve),
-    ``example_weight_entropy`` / ``example_weight_max`` (of
-    ``|alpha| / sum|alpha|``: how the example weighting concentrates),
+    ``example_weight_entropy`` / ``example_weight_max`` (of the shares
+    ``|alpha| / sum|alpha|``: how the example weighting concentrates; uniform, so ``ln m`` /
+    ``1/m``, when every ``alpha_i`` vanishes: :func:`example_weight_shares`),
     ``example_weight_negative`` (fraction of examples with ``alpha < 0``: margins above
     ``beta / 2``), ``solver_iterations``.  Stop reasons: no column violates the dual
     constraint by more than epsilon; every voter is in the program; max_iter reached.

@@ -38,6 +38,36 @@ C_RANGE = (0.0, 1e6)        # open below; Table 1's cross-validation grid reache
 GAMMA_RANGE = (1e-4, 1e4)   # closed; Table 1's grid reaches gamma = 0.0001
 _EXP_CAP = 600.0  # exponent cap: C m exp(600) / gamma stays finite for all allowed C, gamma
 _T_MAX = np.nextafter(1.0, 0.0)  # |n w| is clipped below 1 before artanh
+_U_SAT = 20.0  # tanh(u) rounds to +-1 for |u| >= 20: t = tanh(u) / n sits on a bound of the box
+_XTOL, _RTOL = 1e-15, 4 * np.finfo(float).eps   # brentq's tolerances on the root u
+
+
+def _increasing_root(phi, u0, p0):
+    """Root of ``phi`` (with ``phi(u) - u`` non-decreasing) from ``p0 = phi(u0) != 0``.
+
+    The root lies between ``u0`` and ``u1 = u0 - p0``: when ``u1 > u0``,
+    ``phi(u1) = u1 + (phi(u1) - u1) >= u1 + (p0 - u0) = 0`` (and symmetrically).  Past
+    ``+-_U_SAT`` the weight is on its bound in floats, so ``u1`` is clipped there; a same
+    sign at ``u1`` then means the root is beyond it (or, unclipped, within rounding of it),
+    and ``u1`` is the answer.  Otherwise the far end is halved toward ``u0`` while the root
+    is in the near half, so that brentq's bracket ``[u0, u1]`` is at most twice the root's
+    distance from ``u0``: a steep ``phi`` (large C over small gamma, a near-step) would
+    otherwise leave it a bracket ~1e11 wide around a root ~1e-4 from ``u0``, more than its
+    100 iterations.  At most ~56 halvings (from 40 down to the tolerance).
+    """
+    u1 = min(max(u0 - p0, -_U_SAT), _U_SAT)
+    p1 = phi(u1)
+    if p1 == 0.0 or (p1 > 0) == (p0 > 0):
+        return u1
+    while abs(u1 - u0) > _XTOL + _RTOL * abs(u0):
+        near = u0 + 0.5 * (u1 - u0)
+        p = phi(near)
+        if p == 0.0:
+            return near
+        if (p > 0) == (p0 > 0):   # the root is in the far half
+            break
+        u1 = near
+    return brentq(phi, min(u0, u1), max(u0, u1), xtol=_XTOL, rtol=_RTOL)
 
 
 def _check_real(name, value, low, high, low_open):
@@ -141,10 +171,10 @@ class KLBoostRun(Run):
 
         With ``t = tanh(u) / n`` the stationarity condition reads
         ``phi(u) = u + C dL/dt = 0``, ``phi`` increasing on the whole real line.  From the
-        current ``u0``, monotonicity of ``dL/dt`` puts the root between ``u0`` and
-        ``u0 - phi(u0)``, so Brent's method always gets a finite bracket and the new weight
-        ``tanh(u*) / n`` stays in ``[-1/n, 1/n]`` (it reaches a bound only by rounding,
-        Algorithm 1's clipping lines 6-7).
+        current ``u0``, monotonicity of ``dL/dt`` brackets the root (:func:`_increasing_root`),
+        so Brent's method always gets a finite bracket, narrow relative to the step, and the
+        new weight ``tanh(u*) / n`` stays in ``[-1/n, 1/n]`` (it reaches a bound only by
+        rounding, Algorithm 1's clipping lines 6-7).
         """
         n, w0 = self._n, self._w[k]
         z = self.y * self.H.column(k)
@@ -158,13 +188,7 @@ class KLBoostRun(Run):
         p0 = phi(u0)
         if p0 == 0.0:
             return 0.0
-        u1 = u0 - p0
-        p1 = phi(u1)
-        # exact arithmetic gives p1 >= 0 > p0 (or the reverse); a same sign means |u1 - u0|
-        # is within rounding of the root already
-        u = u1 if p1 == 0.0 or (p1 > 0) == (p0 > 0) else brentq(
-            phi, min(u0, u1), max(u0, u1), xtol=1e-15, rtol=4 * np.finfo(float).eps)
-        change = math.tanh(u) / n - w0
+        change = math.tanh(_increasing_root(phi, u0, p0)) / n - w0
         self._w[k] = w0 + change
         self._margin += change * z
         return change

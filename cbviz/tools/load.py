@@ -1,6 +1,6 @@
 """A class at once: many browser sessions on one real server, each checked against a lone run.
 
-``python -m cbviz.tools.load [--sessions 5 20] [--steps 6] [--ttl 10]`` starts the real app
+``python -m cbviz.tools.load [--sessions 5 20] [--steps 6] [--ttl 10] [--nice 0]`` starts the real app
 and, for each class size, opens that many sessions (browser contexts of one headless Chromium:
 separate cookies and websockets, as separate students) at the same time.  Half of them use the
 *same* settings (the two-moons set: one cached problem shared by all of them), the others each
@@ -12,28 +12,38 @@ their own data set (toy sets and benchmarks).  Each session
   with a lone CB-Boost run computed here, in this process, from the same settings, and the
   caption with its own data set and sizes.
 
-Meanwhile a thread asks the server's health endpoint every 0.5 s (5 s timeout).  After the
+Meanwhile a process of its own asks the server's health endpoint every 0.5 s (5 s timeout).  After the
 sessions close, the tool waits for the server to drop them (``--ttl`` seconds, passed as
 ``server.disconnectedSessionTTL``) and reads the server's resident memory.  Printed per class
 size: sessions that saw only their own data set and correct numbers, Step latency (click to
 the new iteration on screen and idle; median and worst), health answers, the server's memory
 (start, warm, peak, after closing), and CPU time of the server against the browser processes
-on the same machine.  Every wait is on page state, never a fixed sleep.
+on the same machine (``--nice 10`` lowers the browsers' priority, as if they ran on the
+students' own machines).  Every wait is on page state, never a fixed sleep.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import re
 import statistics
-import threading
 import time
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 
-from .server import CHROMIUM, FLAGS, IDLE, ROOT, cpu_seconds, descendants, serve
+from .server import (
+    CHROMIUM,
+    FLAGS,
+    IDLE,
+    ROOT,
+    cpu_seconds,
+    descendants,
+    machine_jiffies,
+    serve,
+)
 
 SAME = "source=toy&toy=moons"
 OWN = ("source=real&real=ionosphere", "source=toy&toy=spirals", "source=real&real=breast_cancer",
@@ -130,27 +140,40 @@ async def drive(browser, url, session, want, steps):
         await context.close()
 
 
-class HealthProbe(threading.Thread):
-    """Asks ``/_stcore/health`` every 0.5 s until stopped; keeps each answer's time (or None)."""
+def _probe(url, stop, out):
+    """Ask ``url`` every 0.5 s until ``stop`` is set; send ``(seconds since the start, answer
+    time or None when no answer came within 5 s)`` of each request through ``out``."""
+    times, start = [], time.perf_counter()
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                r.read()
+            times.append((t0 - start, time.perf_counter() - t0))
+        except OSError:
+            times.append((t0 - start, None))
+        stop.wait(0.5)
+    out.send(times)
+
+
+class HealthProbe:
+    """Asks ``/_stcore/health`` every 0.5 s from a process of its own (in this one it would
+    wait behind the browsers' driver, and measure that instead of the server)."""
 
     def __init__(self, url):
-        super().__init__(daemon=True)
-        self.url, self.times, self._stop_event = url + "/_stcore/health", [], threading.Event()
+        ctx = multiprocessing.get_context("spawn")
+        self._stop, (self._receive, send) = ctx.Event(), ctx.Pipe(duplex=False)
+        self._process = ctx.Process(target=_probe, args=(url + "/_stcore/health", self._stop,
+                                                         send), daemon=True)
+        self.times = []
 
-    def run(self):
-        while not self._stop_event.is_set():
-            t0 = time.perf_counter()
-            try:
-                with urllib.request.urlopen(self.url, timeout=5) as r:
-                    r.read()
-                self.times.append(time.perf_counter() - t0)
-            except OSError:
-                self.times.append(None)
-            self._stop_event.wait(0.5)
+    def start(self):
+        self._process.start()
 
     def stop(self):
-        self._stop_event.set()
-        self.join()
+        self._stop.set()
+        self.times = self._receive.recv()
+        self._process.join()
 
 
 @dataclass
@@ -172,39 +195,62 @@ class ClassResult:
         return [s for s in self.sessions if s.problems]
 
 
-async def _class(server, n_sessions, steps, wants, ttl):
+class Watcher:
+    """Every 0.5 s: the server's memory, and the CPU time of every browser process (Chromium
+    and Playwright's driver: the descendants of this process outside the server) while it
+    lives, since a closed context's processes are gone by the end.  ``nice`` lowers the
+    browsers' priority (students' browsers run on their own machines, not the server's)."""
+
+    def __init__(self, server, nice=0):
+        self.server, self.nice = server, nice
+        self.peak_mb, self.browser_cpu, self._seen = server.rss_mb(), {}, set()
+
+    def sample(self):
+        self.peak_mb = max(self.peak_mb, self.server.rss_mb())
+        inside = set(descendants(self.server.pid)) | {self.server.pid}
+        for pid in descendants(os.getpid()):
+            if pid in inside:
+                continue
+            if self.nice and pid not in self._seen:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, pid, self.nice)
+                except OSError:  # already gone
+                    pass
+            self._seen.add(pid)
+            used = cpu_seconds([pid])
+            self.browser_cpu[pid] = max(self.browser_cpu.get(pid, 0.0), used)
+
+    async def run(self):
+        while True:
+            self.sample()
+            await asyncio.sleep(0.5)
+
+
+async def _class(server, n_sessions, steps, wants, ttl, nice=0):
     from playwright.async_api import async_playwright
 
-    queries = plan(n_sessions)
-    sessions = [Session(q) for q in queries]
+    sessions = [Session(q) for q in plan(n_sessions)]
     memory = {"before": server.rss_mb()}
     probe = HealthProbe(server.url)
     probe.start()
-    peak = [memory["before"]]
-
-    async def watch_memory():
-        while True:
-            peak.append(server.rss_mb())
-            await asyncio.sleep(0.5)
-
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        others = [q for q in descendants(os.getpid()) if q != server.pid
-                  and q not in descendants(server.pid)]
-        cpu0 = cpu_seconds([server.pid]), cpu_seconds(others)
-        t0 = time.perf_counter()
-        watcher = asyncio.create_task(watch_memory())
+        watcher = Watcher(server, nice)
+        watcher.sample()
+        browser0 = sum(watcher.browser_cpu.values())
+        server0, machine0, t0 = cpu_seconds([server.pid]), machine_jiffies(), time.perf_counter()
+        task = asyncio.create_task(watcher.run())
         await asyncio.gather(*(drive(browser, server.url, s, wants[s.query], steps)
                                for s in sessions))
         wall = time.perf_counter() - t0
-        others = [q for q in descendants(os.getpid()) if q != server.pid
-                  and q not in descendants(server.pid)]
-        cpu = {"server": cpu_seconds([server.pid]) - cpu0[0],
-               "browser": cpu_seconds(others) - cpu0[1]}
-        watcher.cancel()
+        busy, total = (b - a for a, b in zip(machine0, machine_jiffies()))
+        task.cancel()
+        cpu = {"server": cpu_seconds([server.pid]) - server0,
+               "browser": sum(watcher.browser_cpu.values()) - browser0,
+               "machine busy": busy / max(total, 1)}
         await browser.close()
     probe.stop()
-    memory["peak"] = max(peak)
+    memory["peak"] = watcher.peak_mb
     memory["after"] = _after_sessions_dropped(server, ttl)
     return ClassResult(sessions, probe.times, memory, cpu, wall)
 
@@ -220,13 +266,14 @@ def _after_sessions_dropped(server, ttl):
     return min(readings)
 
 
-def run_classes(sizes, steps, ttl=10):
-    """Start the app, warm it with one session, then run each class size in turn."""
+def run_classes(sizes, steps, ttl=10, nice=0):
+    """Start the app, warm it with one session, then run each class size in turn (browsers
+    at priority ``nice``)."""
     wants = {q: expected(q, steps) for q in set(plan(max(sizes)))}
     with serve(ROOT / "app.py", "--server.disconnectedSessionTTL", str(ttl)) as server:
         start = server.rss_mb()
-        warm = asyncio.run(_class(server, 1, steps, wants, ttl))
-        results = {n: asyncio.run(_class(server, n, steps, wants, ttl)) for n in sizes}
+        warm = asyncio.run(_class(server, 1, steps, wants, ttl, nice))
+        results = {n: asyncio.run(_class(server, n, steps, wants, ttl, nice)) for n in sizes}
     return start, warm, results
 
 
@@ -236,8 +283,9 @@ def report(start, warm, results):
            f"{warm.memory['after']:.0f} MB"]
     for n, r in results.items():
         lat = r.latencies
-        answered = [t for t in r.health if t is not None]
-        busy = r.cpu["server"] + r.cpu["browser"]
+        answered = [t for _, t in r.health if t is not None]
+        missed = [f"{at:.0f}" for at, t in r.health if t is None]
+        used = r.cpu["server"] + r.cpu["browser"]
         out += [
             f"{n} sessions ({r.wall:.0f} s): {n - len(r.failed)} of {n} saw only their own data "
             f"set and the lone run's numbers",
@@ -246,12 +294,13 @@ def report(start, warm, results):
             f"  Step latency: median {statistics.median(lat):.0f} ms, worst {max(lat):.0f} ms "
             f"(n={len(lat)})" if lat else "  no Step completed",
             f"  health: {len(answered)} of {len(r.health)} answered within 5 s, slowest "
-            f"{max(answered, default=float('nan')) * 1e3:.0f} ms",
+            f"{max(answered, default=float('nan')) * 1e3:.0f} ms"
+            + (f"; no answer at {', '.join(missed)} s" if missed else ""),
             f"  server memory: before {r.memory['before']:.0f} MB, peak {r.memory['peak']:.0f} "
             f"MB, after the sessions closed {r.memory['after']:.0f} MB",
             f"  CPU: server {r.cpu['server']:.0f} s, browser processes {r.cpu['browser']:.0f} s "
-            f"({r.cpu['browser'] / max(busy, 1e-9):.0%} of the CPU time used; "
-            f"{busy / (r.wall * os.cpu_count()):.0%} of the {os.cpu_count()} cores)",
+            f"({r.cpu['browser'] / max(used, 1e-9):.0%} of the two; the machine's "
+            f"{os.cpu_count()} cores busy {r.cpu['machine busy']:.0%} of the time)",
         ]
     return "\n".join(out)
 
@@ -263,8 +312,11 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=6, help="Steps per session")
     ap.add_argument("--ttl", type=int, default=10,
                     help="seconds the server keeps a closed session (disconnectedSessionTTL)")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="priority of the browser processes (e.g. 10: the server comes first, "
+                         "as when the browsers run on the students' machines)")
     args = ap.parse_args(argv)
-    print(report(*run_classes(args.sessions, args.steps, args.ttl)))
+    print(report(*run_classes(args.sessions, args.steps, args.ttl, args.nice)))
 
 
 if __name__ == "__main__":

@@ -96,6 +96,14 @@ def cpu_seconds(pids):
     return total / _TICK
 
 
+def machine_jiffies():
+    """``(busy, total)`` clock ticks of all CPUs since boot (from /proc/stat)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
 def descendants(pid):
     """Process ids of every descendant of ``pid`` (children, their children, ...)."""
     children = {}

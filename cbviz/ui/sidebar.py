@@ -200,7 +200,7 @@ def _current_settings():
     return Settings.from_dict(_store())
 
 
-@st.cache_resource(show_spinner="Preparing data and voters...", max_entries=6, ttl="1h")
+@st.cache_resource(show_spinner="Preparing data and voters...", max_entries=32, ttl="1h")
 def _problem(settings, csv_digest, _csv_bytes):
     """The problem of these settings, shared (read-only) by every session that uses them: at
     most 6, each dropped an hour after it was last built, so memory comes back."""

@@ -203,7 +203,7 @@ def _current_settings():
 @st.cache_resource(show_spinner="Preparing data and voters...", max_entries=32, ttl="1h")
 def _problem(settings, csv_digest, _csv_bytes):
     """The problem of these settings, shared (read-only) by every session that uses them: at
-    most 6, each dropped an hour after it was last built, so memory comes back."""
+    most 32, each dropped an hour after it was last built, so memory comes back."""
     return build_problem(settings, _csv_bytes)
 
 

@@ -152,17 +152,26 @@ def test_each_coordinate_update_is_the_exact_line_minimum(kind, loss, C, gamma):
         assert after[k] - before[k] == pytest.approx(change, abs=1e-15)
         assert abs(after[k]) <= 1.0 / n
 
-        def line(t, k=k, before=before):
-            w = before.copy()
-            w[k] = t
-            return f_def(w, Hd, y, loss, C, gamma)
-        res = minimize_scalar(line, bounds=(-1.0 / n, 1.0 / n), method="bounded",
-                              options={"xatol": 1e-14, "maxiter": 5000})
+        line, res = along_coordinate(f_def, before, k, Hd, y, loss, C, gamma)
         f_before, f_after = line(before[k]), line(after[k])
         assert f_after <= f_before + RISE * abs(f_before)
         assert f_after <= res.fun + RISE * abs(res.fun)      # at least as good as scipy
         worst = max(worst, abs(after[k] - res.x))
     assert worst <= ARG_TOL, worst
+
+
+def along_coordinate(objective, before, k, Hd, y, loss, C, gamma):
+    """``objective`` as a function of coordinate ``k`` of the signed weights (the others as in
+    ``before``), and scipy's bounded minimum of it over ``[-1/n, 1/n]``."""
+    n = Hd.shape[1]
+
+    def line(t):
+        w = before.copy()
+        w[k] = t
+        return objective(w, Hd, y, loss, C, gamma)
+    res = minimize_scalar(line, bounds=(-1.0 / n, 1.0 / n), method="bounded",
+                          options={"xatol": 1e-14, "maxiter": 5000})
+    return line, res
 
 
 def steep_problem(kind):
@@ -191,12 +200,7 @@ def test_coordinate_steps_at_the_range_ends_are_the_line_minima(loss, kind):
     assert len(log) >= 2 * n
     worst = 0.0
     for k, before, after, _ in log:
-        def line(t, k=k, before=before):
-            w = before.copy()
-            w[k] = t
-            return log_f_def(w, Hd, y, loss, C, gamma)
-        res = minimize_scalar(line, bounds=(-1.0 / n, 1.0 / n), method="bounded",
-                              options={"xatol": 1e-14, "maxiter": 5000})
+        line, res = along_coordinate(log_f_def, before, k, Hd, y, loss, C, gamma)
         assert abs(after[k]) <= 1.0 / n
         assert line(after[k]) <= line(before[k]) + RISE
         assert line(after[k]) <= res.fun + RISE                # at least as good as scipy

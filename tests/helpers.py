@@ -40,3 +40,19 @@ def lone_and_threaded(work, n_threads=6):
     for t in threads:
         t.join()
     return expected, results, errors
+
+
+def require_chromium():
+    """Skip the calling test module without Debian's Chromium, or fail when CI requires the
+    browser tests (CBVIZ_REQUIRE_BROWSER=1, set by ``.ci/run``)."""
+    import os
+
+    import pytest
+
+    from cbviz.tools.server import CHROMIUM
+
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CBVIZ_REQUIRE_BROWSER"):
+            raise RuntimeError(f"browser tests required but {CHROMIUM} is missing")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)",
+                    allow_module_level=True)

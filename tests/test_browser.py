@@ -3,61 +3,24 @@
 Needs Debian's Chromium at /usr/bin/chromium (``.ci/run`` installs it and sets
 CBVIZ_REQUIRE_BROWSER=1, which turns a missing browser into a failure).
 """
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
+from helpers import require_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[1]
+from cbviz.tools.server import CHROMIUM, FLAGS, IDLE, ROOT, serve
+
 SHOTS = ROOT / "screenshots"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-if not os.path.exists(CHROMIUM):
-    if os.environ.get("CBVIZ_REQUIRE_BROWSER"):
-        raise RuntimeError(f"browser tests required but {CHROMIUM} is missing")
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 pytestmark = pytest.mark.browser
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = _free_port()
-    env = {**os.environ, "CBVIZ_RESULTS": str(tmp_path_factory.mktemp("results"))}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(proc.stdout.read().decode(errors="replace")[-2000:])
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    break
-        except OSError:
-            if time.time() > deadline:
-                raise
-            time.sleep(0.5)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=20)
+    results = str(tmp_path_factory.mktemp("results"))
+    with serve(ROOT / "app.py", env={"CBVIZ_RESULTS": results}) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +30,6 @@ def page():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         yield browser.new_page(viewport={"width": 1280, "height": 800})
         browser.close()
-
-
-IDLE = ("() => { const a = document.querySelector(\"[data-testid='stApp']\");"
-        " return a && a.getAttribute('data-test-script-state') === 'notRunning'; }")
 
 
 def settle(page):

@@ -4,17 +4,13 @@ Four browser sessions at the same time, two on the same settings (one cached pro
 on their own data sets; four Steps each with a visit to another page halfway.  Needs Debian's
 Chromium (``.ci/run`` installs it; CBVIZ_REQUIRE_BROWSER=1 makes its absence a failure).
 """
-import os
 
 import pytest
+from helpers import require_chromium
 
 from cbviz.tools.load import plan, report, run_classes
-from cbviz.tools.server import CHROMIUM
 
-if not os.path.exists(CHROMIUM):
-    if os.environ.get("CBVIZ_REQUIRE_BROWSER"):
-        raise RuntimeError(f"browser tests required but {CHROMIUM} is missing")
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 pytestmark = pytest.mark.browser
 SESSIONS, STEPS = 4, 4

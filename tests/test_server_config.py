@@ -1,0 +1,18 @@
+"""The server settings a class depends on (.streamlit/config.toml)."""
+import tomllib
+from pathlib import Path
+
+CONFIG = Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml"
+
+
+def test_no_full_garbage_collection_after_each_run():
+    """Streamlit's post-run gc.collect(2) holds the GIL ~120 ms per run with cbviz's imports:
+    under a class it stalled the server's event loop (README, Serving a class)."""
+    assert tomllib.loads(CONFIG.read_text())["runner"]["postScriptGC"] is False
+
+
+def test_no_usage_statistics_no_developer_toolbar_and_a_stated_upload_cap():
+    config = tomllib.loads(CONFIG.read_text())
+    assert config["browser"]["gatherUsageStats"] is False
+    assert config["client"]["toolbarMode"] == "viewer"
+    assert config["server"]["maxUploadSize"] == 50

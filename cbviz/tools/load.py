@@ -1,8 +1,8 @@
 """A class at once: many browser sessions on one real server, each checked against a lone run.
 
-``python -m cbviz.tools.load [--sessions 5 20] [--steps 6] [--ttl 10] [--nice 0]`` starts the real app
-and, for each class size, opens that many sessions (browser contexts of one headless Chromium:
-separate cookies and websockets, as separate students) at the same time.  Half of them use the
+``python -m cbviz.tools.load [--sessions 5 20] [--steps 6] [--ttl 10] [--nice 0] [--split-cores]``
+starts the real app and, for each class size, opens that many sessions (browser contexts of one
+headless Chromium: separate cookies and websockets, as separate students) at the same time.  Half of them use the
 *same* settings (the two-moons set: one cached problem shared by all of them), the others each
 their own data set (toy sets and benchmarks).  Each session
 
@@ -19,7 +19,8 @@ size: sessions that saw only their own data set and correct numbers, Step latenc
 the new iteration on screen and idle; median and worst), health answers, the server's memory
 (start, warm, peak, after closing), and CPU time of the server against the browser processes
 on the same machine (``--nice 10`` lowers the browsers' priority, as if they ran on the
-students' own machines).  Every wait is on page state, never a fixed sleep.
+students' own machines; ``--split-cores`` gives the server and the probe the first core alone
+and the browsers the others).  Every wait is on page state, never a fixed sleep.
 """
 from __future__ import annotations
 
@@ -167,8 +168,11 @@ class HealthProbe:
                                                          send), daemon=True)
         self.times = []
 
-    def start(self):
+    def start(self, cpus=None):
+        """Start asking; ``cpus``: the cores the probe may run on (None: any)."""
         self._process.start()
+        if cpus is not None:
+            pin(self._process.pid, cpus)
 
     def stop(self):
         self._stop.set()
@@ -226,13 +230,13 @@ class Watcher:
             await asyncio.sleep(0.5)
 
 
-async def _class(server, n_sessions, steps, wants, ttl, nice=0):
+async def _class(server, n_sessions, steps, wants, ttl, nice=0, server_cpus=None):
     from playwright.async_api import async_playwright
 
     sessions = [Session(q) for q in plan(n_sessions)]
     memory = {"before": server.rss_mb()}
     probe = HealthProbe(server.url)
-    probe.start()
+    probe.start(server_cpus)
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         watcher = Watcher(server, nice)
@@ -266,14 +270,38 @@ def _after_sessions_dropped(server, ttl):
     return min(readings)
 
 
-def run_classes(sizes, steps, ttl=10, nice=0):
+def pin(pid, cpus):
+    """Keep every thread of process ``pid`` on the cores ``cpus`` (threads and processes it
+    starts later inherit them)."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:  # the thread ended meanwhile
+            pass
+
+
+def run_classes(sizes, steps, ttl=10, nice=0, split=False):
     """Start the app, warm it with one session, then run each class size in turn (browsers
-    at priority ``nice``)."""
+    at priority ``nice``).  ``split``: the server and the health probe get the first core to
+    themselves, the browsers (started from this process) share the others."""
     wants = {q: expected(q, steps) for q in set(plan(max(sizes)))}
+    mine = os.sched_getaffinity(0)
     with serve(ROOT / "app.py", "--server.disconnectedSessionTTL", str(ttl)) as server:
-        start = server.rss_mb()
-        warm = asyncio.run(_class(server, 1, steps, wants, ttl, nice))
-        results = {n: asyncio.run(_class(server, n, steps, wants, ttl, nice)) for n in sizes}
+        server_cpus = None
+        if split:
+            if len(mine) < 2:
+                raise SystemExit("--split-cores needs at least two cores")
+            server_cpus = {min(mine)}
+            for pid in (server.pid, *descendants(server.pid)):
+                pin(pid, server_cpus)
+            pin(os.getpid(), mine - server_cpus)
+        try:
+            start = server.rss_mb()
+            warm = asyncio.run(_class(server, 1, steps, wants, ttl, nice, server_cpus))
+            results = {n: asyncio.run(_class(server, n, steps, wants, ttl, nice, server_cpus))
+                       for n in sizes}
+        finally:
+            pin(os.getpid(), mine)
     return start, warm, results
 
 
@@ -315,8 +343,13 @@ def main(argv=None):
     ap.add_argument("--nice", type=int, default=0,
                     help="priority of the browser processes (e.g. 10: the server comes first, "
                          "as when the browsers run on the students' machines)")
+    ap.add_argument("--split-cores", action="store_true",
+                    help="the server (and the health probe) on the first core alone, the "
+                         "browsers on the others: the server does not share its CPU with the "
+                         "students' browsers, as on a real class server")
     args = ap.parse_args(argv)
-    print(report(*run_classes(args.sessions, args.steps, args.ttl, args.nice)))
+    print(report(*run_classes(args.sessions, args.steps, args.ttl, args.nice,
+                              args.split_cores)))
 
 
 if __name__ == "__main__":

@@ -244,8 +244,6 @@ def _pair_parts(text):
     return tuple(parts) if len(parts) == 2 and all(parts) else None
 
 
-
-
 def load(settings, csv_file=None):
     """The :class:`~cbviz.data.Dataset` the settings name (``csv_file``: uploaded file or bytes)."""
     if settings.source == "toy":

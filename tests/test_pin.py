@@ -1,11 +1,11 @@
-"""``cbviz.tools.load.pin``: the load tool's --split-cores keeps the server on a core of its own."""
+"""``cbviz.tools.server.pin``: the load tool's --split-cores keeps the server on a core of its own."""
 import os
 import subprocess
 import sys
 
 import pytest
 
-from cbviz.tools.load import pin
+from cbviz.tools.server import pin
 
 CORES = sorted(os.sched_getaffinity(0))
 

@@ -43,6 +43,7 @@ from .server import (
     cpu_seconds,
     descendants,
     machine_jiffies,
+    pin,
     serve,
 )
 
@@ -242,14 +243,14 @@ async def _class(server, n_sessions, steps, wants, ttl, nice=0, server_cpus=None
         watcher = Watcher(server, nice)
         watcher.sample()
         browser0 = sum(watcher.browser_cpu.values())
-        server0, machine0, t0 = cpu_seconds([server.pid]), machine_jiffies(), time.perf_counter()
+        server0, machine0, t0 = server.cpu_seconds(), machine_jiffies(), time.perf_counter()
         task = asyncio.create_task(watcher.run())
         await asyncio.gather(*(drive(browser, server.url, s, wants[s.query], steps)
                                for s in sessions))
         wall = time.perf_counter() - t0
         busy, total = (b - a for a, b in zip(machine0, machine_jiffies()))
         task.cancel()
-        cpu = {"server": cpu_seconds([server.pid]) - server0,
+        cpu = {"server": server.cpu_seconds() - server0,
                "browser": sum(watcher.browser_cpu.values()) - browser0,
                "machine busy": busy / max(total, 1)}
         await browser.close()
@@ -268,16 +269,6 @@ def _after_sessions_dropped(server, ttl):
         readings.append(server.rss_mb())
         time.sleep(0.3)
     return min(readings)
-
-
-def pin(pid, cpus):
-    """Keep every thread of process ``pid`` on the cores ``cpus`` (threads and processes it
-    starts later inherit them)."""
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            os.sched_setaffinity(int(tid), cpus)
-        except OSError:  # the thread ended meanwhile
-            pass
 
 
 def run_classes(sizes, steps, ttl=10, nice=0, split=False):

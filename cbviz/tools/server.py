@@ -121,3 +121,13 @@ def descendants(pid):
             out.append(child)
             todo.append(child)
     return out
+
+
+def pin(pid, cpus):
+    """Keep every thread of process ``pid`` on the cores ``cpus`` (threads and processes it
+    starts later inherit them)."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:  # the thread ended meanwhile
+            pass

@@ -13,6 +13,7 @@ from cbviz.export import table_csv
 from cbviz.ui import runs, state
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
+from cbviz.ui.live_chart import live_chart
 from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.ui.text import md
 
@@ -182,7 +183,7 @@ def show():
                    icon=":material/flag:")
     frame = run.to_frame()
     if problem.split.X_train.shape[1] == 2:
-        st.plotly_chart(decision_regions(w, rec), key="step_fig_regions", width="stretch")
+        live_chart(decision_regions(w, rec), key="step_fig_regions")
         st.caption("Value of the normalized vote Σ Qₖ hₖ(x) over the plane (red: vote for +1, "
                    "blue: vote for −1) with the training and test points; the dashed line is "
                    "the voter chosen at this iteration.")
@@ -192,8 +193,7 @@ def show():
                       help="only the charts chosen here are drawn (each costs time per step)")
     chosen = [c for c in charts if c in (chosen or [])]
     if "Risk bounds" in chosen:
-        st.plotly_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds",
-                        width="stretch")
+        live_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds")
         st.caption(prior_note())
         with st.expander("What is this?"):
             st.markdown(explain_bounds(frame, t))
@@ -202,7 +202,7 @@ def show():
         for column, name in zip(st.columns(2), pairs[i:i + 2]):
             build, text = charts[name]
             with column:
-                st.plotly_chart(build(), key=f"step_fig_{name}", width="stretch")
+                live_chart(build(), key=f"step_fig_{name}")
                 with st.expander("What is this?"):
                     st.markdown(text)
     if algorithm == "cbboost":
@@ -324,12 +324,12 @@ def other_rule(frame, t):
     both = frame[["iteration", "c_bound"]].merge(
         st.session_state["step_other_cache"][1][["iteration", "c_bound"]],
         on="iteration", how="outer", suffixes=("", "_other"))
-    st.plotly_chart(plots.series_figure(
+    live_chart(plots.series_figure(
         both, {"c_bound": f"eligible='{params['eligible']}' (this run)",
                "c_bound_other": f"eligible='{other}'"}, current=t, uirevision="other_rule",
         title="Which voters may enter<br><sup>theorem3: γ(h) > 0 only (Theorem 3's hypothesis); "
               "all: every voter, by its exact decrease</sup>", y_title="empirical C-bound"),
-        key="step_fig_other_rule", width="stretch")
+        key="step_fig_other_rule")
 
 
 def mincq_beside(frame, t):
@@ -344,8 +344,7 @@ def mincq_beside(frame, t):
             table = mincq_on_history(run)
         st.session_state["step_mincq_cache"] = (run, len(run.history), table)
     table = st.session_state["step_mincq_cache"][2]
-    st.plotly_chart(plots.mincq_on_voters_figure(frame, table, current=t),
-                    key="step_fig_mincq", width="stretch")
+    live_chart(plots.mincq_on_voters_figure(frame, table, current=t), key="step_fig_mincq")
 
 
 def data_overview():
@@ -353,7 +352,7 @@ def data_overview():
     s = problem.split
     if s.X_train.shape[1] == 2:
         w = np.zeros(problem.n_voters)
-        st.plotly_chart(decision_regions(w, None), key="step_fig_regions", width="stretch")
+        live_chart(decision_regions(w, None), key="step_fig_regions")
         st.caption("The training (filled) and test (open) points; the vote colors the plane "
                    "from the first step on.")
         return
@@ -362,8 +361,8 @@ def data_overview():
     c[1].metric("Test examples", s.X_test.shape[0])
     c[2].metric("Features d", s.X_train.shape[1])
     c[3].metric("Class +1 (train)", f"{np.mean(s.y_train > 0):.0%}")
-    st.plotly_chart(plots.projection_figure(s.X_train, s.y_train, s.X_test, s.y_test),
-                    key="step_fig_projection", width="stretch")
+    live_chart(plots.projection_figure(s.X_train, s.y_train, s.X_test, s.y_test),
+               key="step_fig_projection")
 
 
 def decision_regions(w, rec):

@@ -20,6 +20,20 @@ def values(v):
     return np.asarray(v, dtype=float)
 
 
+def figure_specs(at):
+    """The Plotly figures (dicts) an AppTest page shows: those of ``st.plotly_chart``, then
+    those of :func:`cbviz.ui.live_chart.live_chart`, each kind in page order."""
+    import json
+    out = []
+    for element in [*at.get("plotly_chart"), *at.get("bidi_component")]:
+        proto = element.proto
+        if hasattr(proto, "spec"):
+            out.append(json.loads(proto.spec))
+        elif proto.component_name == "cbviz_live_chart":
+            out.append(json.loads(json.loads(proto.json)["figure"]))
+    return out
+
+
 def lone_and_threaded(work, n_threads=6):
     """``work(i)`` once alone, then on ``n_threads`` threads released together:
     ``(lone results, threaded results, errors raised in the threads)``."""

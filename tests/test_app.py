@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import values
+from helpers import figure_specs, values
 from streamlit.testing.v1 import AppTest
 
 STEP = "app_pages/step_through_cbboost.py"
@@ -30,8 +30,7 @@ def app(page=None, **params):
 def charts(at):
     """Trace names of every Plotly chart on the page, by chart title."""
     out = {}
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in figure_specs(at):
         title = spec["layout"].get("title", {})
         title = title.get("text", "") if isinstance(title, dict) else str(title)
         out[title] = [trace.get("name") for trace in spec["data"]]
@@ -434,8 +433,8 @@ def test_step_page_compares_the_two_eligibility_rules():
     at.button(key="step_ten").click().run()
     at.toggle(key="step_other_rule").set_value(True).run()
     assert not at.exception
-    fig = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
-               if "Which voters may enter" in json.loads(c.proto.spec)["layout"]["title"]["text"])
+    fig = next(spec for spec in figure_specs(at)
+               if "Which voters may enter" in spec["layout"]["title"]["text"])
     curves = {t["name"]: values(t["y"]) for t in fig["data"] if t["name"].startswith("eligible")}
     problem = at.session_state["problem"]
     twin = CBBoost(max_iter=100, eligible="all").start(problem.H_train, problem.split.y_train)
@@ -525,7 +524,7 @@ def test_user_text_is_shown_literally():
     caption = next(c.value for c in at.sidebar.caption if "File:" in c.value)
     assert shown(caption).startswith("File: [x](y)*.csv") and "\\[x\\]" in caption
     at.button(key="step_once").click().run()
-    spec = json.loads(next(c for c in at.get("plotly_chart")).proto.spec)
+    spec = figure_specs(at)[0]
     assert spec["layout"]["xaxis"]["title"]["text"] == "**bold**"  # Plotly: no markdown there
     assert spec["layout"]["yaxis"]["title"]["text"] == "\u200b$x^2$"  # not typeset as LaTeX
     from cbviz.plots import decision_figure

@@ -162,3 +162,46 @@ def test_experiments_page(server, page):
     page.locator(".js-plotly-plot").first.wait_for()
     no_exception(page)
     shoot(page, "paper_experiments")
+
+
+PLANE = ".st-key-step_fig_regions .cbviz-live-chart"
+
+
+def draws(page, selector):
+    """How many figures the live chart at ``selector`` has drawn (0 before the first)."""
+    return page.evaluate(
+        "s => { const d = document.querySelector(s); return d ? Number(d.dataset.draws || 0) : 0; }",
+        selector)
+
+
+def x_range(page, selector):
+    return page.evaluate("s => document.querySelector(s).layout.xaxis.range.slice()", selector)
+
+
+def test_a_step_redraws_the_plane_in_place_and_keeps_the_zoom(server, page):
+    page.goto(server + "/step_through_cbboost?source=toy&toy=moons")
+    settle(page)
+    page.wait_for_function("s => document.querySelector(s)?.dataset.draws >= 1", arg=PLANE)
+    keyed(page, "step_once").click()
+    wait_text(page, "Iteration 1 of 1")
+    page.wait_for_function("s => document.querySelector(s)?.dataset.draws >= 2", arg=PLANE)
+    full = x_range(page, PLANE)
+    drag = page.locator(f"{PLANE} .nsewdrag").first
+    drag.scroll_into_view_if_needed()
+    box = drag.bounding_box()
+    page.mouse.move(box["x"] + 0.3 * box["width"], box["y"] + 0.3 * box["height"])
+    page.mouse.down()
+    page.mouse.move(box["x"] + 0.6 * box["width"], box["y"] + 0.6 * box["height"], steps=8)
+    page.mouse.up()
+    page.wait_for_function("([s, w]) => { const r = document.querySelector(s).layout.xaxis.range;"
+                           " return r[1] - r[0] < w; }", arg=[PLANE, 0.5 * (full[1] - full[0])])
+    zoomed = x_range(page, PLANE)
+    page.evaluate("s => { document.querySelector(s).dataset.mark = 'before the step'; }", PLANE)
+    before = draws(page, PLANE)
+    keyed(page, "step_once").click()
+    wait_text(page, "Iteration 2 of 2")
+    page.wait_for_function("([s, n]) => Number(document.querySelector(s).dataset.draws) > n",
+                           arg=[PLANE, before])
+    assert page.evaluate("s => document.querySelector(s).dataset.mark", PLANE) == "before the step"
+    assert x_range(page, PLANE) == pytest.approx(zoomed, rel=1e-12)  # uirevision kept the zoom
+    no_exception(page)

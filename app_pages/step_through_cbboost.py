@@ -197,14 +197,12 @@ def show():
         st.caption(prior_note())
         with st.expander("What is this?"):
             st.markdown(explain_bounds(frame, t))
-    pairs = [c for c in chosen if c not in ("Risk bounds", "Voters table")]
-    for i in range(0, len(pairs), 2):
-        for column, name in zip(st.columns(2), pairs[i:i + 2]):
-            build, text = charts[name]
-            with column:
-                live_chart(build(), key=f"step_fig_{name}")
-                with st.expander("What is this?"):
-                    st.markdown(text)
+    for name in chosen:  # one per row: side by side they would be 270 px wide at 1024 px
+        build, text = charts[name]
+        if build is not None:
+            live_chart(build(), key=f"step_fig_{name}")
+            with st.expander("What is this?"):
+                st.markdown(text)
     if algorithm == "cbboost":
         other_rule(frame, t)
         mincq_beside(frame, t)

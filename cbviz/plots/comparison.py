@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 from .style import (
     BLACK,
     BLUE,
+    FULL_WIDTH,
     GREEN,
     GREY,
     ITERATION_AXIS,
@@ -53,7 +54,7 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
     if missing:
         title += f"<br><sup>not defined for: {', '.join(missing)}</sup>"
     fig = _style(fig, title=title, x_title=x_title, y_title=y_title,
-                 uirevision=uirevision or f"compare_{column}", legend_width=800)
+                 uirevision=uirevision or f"compare_{column}", legend_width=FULL_WIDTH)
     if log_y:
         fig.update_yaxes(type="log")
     return fig
@@ -70,7 +71,7 @@ def bound_panel_figure(panel, uirevision="compare_panel"):
     fig = _style(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "
                  "PAC-Bayes bound holds with probability ≥ 1 − δ; all four together ≥ 1 − 4δ</sup>",
                  x_title="algorithm", y_title="risk bound / error (fraction)", uirevision=uirevision,
-                 legend_width=800)
+                 legend_width=FULL_WIDTH)
     fig.update_layout(barmode="group")
     fig.update_yaxes(range=[0.0, 1.02])
     return fig

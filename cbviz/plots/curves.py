@@ -10,6 +10,7 @@ from ..bounds import PAC_BOUNDS
 from .style import (
     BLACK,
     BLUE,
+    FULL_WIDTH,
     GREEN,
     GREY,
     ITERATION_AXIS,
@@ -67,7 +68,7 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
                   "C-bound (Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound "
                   "is lowest</sup>", x_title=ITERATION_AXIS,
                   y_title="risk bound / error (fraction)", uirevision=uirevision, height=420,
-                  hovermode="x unified", legend_width=800, yaxis=dict(range=[0.0, 1.02]))
+                  hovermode="x unified", legend_width=FULL_WIDTH, yaxis=dict(range=[0.0, 1.02]))
 
 
 def error_figure(frame, current=None, uirevision="errors"):
@@ -199,4 +200,4 @@ def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_vote
                   "the lowest C-bound any weights on the voters chosen so far reach (CB-Boost "
                   "paper, Fig. 5)</sup>", x_title=ITERATION_AXIS,
                   y_title="C-bound / 0-1 error (fraction)", uirevision=uirevision,
-                  hovermode="x unified", legend_width=800, yaxis=dict(range=[0.0, 1.02]))
+                  hovermode="x unified", legend_width=FULL_WIDTH, yaxis=dict(range=[0.0, 1.02]))

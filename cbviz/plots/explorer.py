@@ -13,6 +13,7 @@ from ..explorer import AXES, max_disagreement
 from .style import (
     BLACK,
     BLUE,
+    FULL_WIDTH,
     GREEN,
     GREY,
     ORANGE,
@@ -248,7 +249,7 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
                  f"nats; δ = {_g(delta)}; each holds with probability ≥ 1 − δ</sup>",
                  x_title="training examples m (log scale)",
                  y_title="bound on the true risk of the vote", uirevision=uirevision, height=440,
-                 legend_width=800, hovermode="x unified")
+                 legend_width=FULL_WIDTH, hovermode="x unified")
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0.0, 1.02])
     return fig

@@ -18,6 +18,10 @@ VOTE_SCALE = "RdBu_r"  # -1 blue, 0 white, +1 red
 ITERATION_AXIS = "iteration (step of the algorithm)"  # KLBoost: a pass; CB-Boost: a voter
 RISK_AXIS = "0-1 error (fraction of examples)"
 HEIGHT = 380
+# plot width (px) of a full-width chart at the narrowest window the app supports (1024 px with
+# the sidebar open): legend rows and subtitle lines are laid out for it, so nothing overlaps
+# there (a wider window only leaves room to spare under the legend)
+FULL_WIDTH = 480
 
 
 # ---------------------------------------------------------------- shared helpers

@@ -59,7 +59,6 @@ export default function (component) {
   const layout = figure.layout;
   const page = getComputedStyle(parentElement);  // the app's font and text color
   layout.font = {family: page.fontFamily, color: page.color, ...(layout.font || {})};
-  layout.paper_bgcolor = layout.paper_bgcolor || "rgba(0,0,0,0)";
   div.style.height = (layout.height || 450) + "px";
   plotly(src)
     .then((Plotly) => {

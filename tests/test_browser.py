@@ -205,3 +205,32 @@ def test_a_step_redraws_the_plane_in_place_and_keeps_the_zoom(server, page):
     assert page.evaluate("s => document.querySelector(s).dataset.mark", PLANE) == "before the step"
     assert x_range(page, PLANE) == pytest.approx(zoomed, rel=1e-12)  # uirevision kept the zoom
     no_exception(page)
+
+
+FITS = """i => {
+  const d = document.querySelectorAll('.cbviz-live-chart')[i], box = d.getBoundingClientRect();
+  const legend = d.querySelector('g.legend').getBoundingClientRect();
+  const xtitle = d.querySelector('.g-xtitle').getBoundingClientRect();
+  const title = d.querySelector('.g-gtitle').getBoundingClientRect();
+  return {legend_below_axis_title: legend.top >= xtitle.bottom - 1,
+          legend_inside: legend.bottom <= box.bottom + 1,
+          title_inside: title.right <= box.right + 1};
+}"""
+
+
+def test_charts_fit_a_1024_px_window(server, page):
+    page.set_viewport_size({"width": 1024, "height": 768})
+    try:
+        page.goto(server + "/step_through_cbboost?source=real&real=breast_cancer")
+        settle(page)
+        keyed(page, "step_ten").click()
+        wait_text(page, "Iteration 10 of 10")
+        charts = ".cbviz-live-chart"  # breast cancer: the bounds and the 0-1 error
+        page.wait_for_function("s => [...document.querySelectorAll(s)].filter("
+                               "d => d.dataset.draws >= 1).length >= 2", arg=charts)
+        for i in range(2):
+            assert page.evaluate(FITS, i) == {"legend_below_axis_title": True,
+                                              "legend_inside": True, "title_inside": True}
+        shoot(page, "step_through_1024")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})

@@ -69,7 +69,9 @@ def check_common(fig, uirevision, expected_names):
     assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
     assert fig.layout.uirevision == uirevision
     assert fig.layout.template.layout.paper_bgcolor is not None  # a template is applied
-    assert 340 <= fig.layout.height <= 520  # plot area plus the legend rows under it
+    legend_room = fig.layout.margin.b - 60  # the rows of the legend under the plot
+    assert legend_room >= 0 and legend_room % 21 == 0
+    assert 340 <= fig.layout.height - legend_room <= 520  # the plot area, titles and axes
     for name in expected_names:
         trace(fig, name)
     for t in fig.data:

@@ -123,12 +123,12 @@ def slice_figure():
     return c_bound_slice_figure(explorer.c_bound_slice(axes, x_now), axes, x_now, point[1])
 
 
-left, right = st.columns([3, 2])
-left.plotly_chart(map_figure(), key="cbx_fig_map", width="stretch")
+# one chart per row: side by side they would be 220-330 px wide in a 1024 px window
+st.plotly_chart(map_figure(), key="cbx_fig_map", width="stretch")
 if slice_ok:
-    right.plotly_chart(slice_figure(), key="cbx_fig_slice", width="stretch")
+    st.plotly_chart(slice_figure(), key="cbx_fig_slice", width="stretch")
 else:
-    right.info("At r = 1/2 (μ₁ = 0) the C-bound is not defined: there is no line to draw.",
+    st.info("At r = 1/2 (μ₁ = 0) the C-bound is not defined: there is no line to draw.",
                icon=":material/block:")
 st.caption(
     "Shaded: no vote lands there. μ₂ − μ₁² is the variance of the margin, so every vote has "
@@ -157,10 +157,10 @@ def preset(name):
         page[f"voter_{j}"] = [i + 1 for i in wrong]
 
 
-b = st.columns(len(explorer.TOY_PRESETS))
-for column, (name, label) in zip(b, explorer.TOY_PRESETS.items()):
-    column.button(label.capitalize(), key=f"cbx_preset_{name}", on_click=preset, args=(name,),
-                  width="stretch", icon=":material/casino:" if name == "random" else None,
+with st.container(horizontal=True):  # buttons as wide as their labels, wrapped when narrow
+    for name, label in explorer.TOY_PRESETS.items():
+        st.button(label.capitalize(), key=f"cbx_preset_{name}", on_click=preset, args=(name,),
+                  icon=":material/casino:" if name == "random" else None,
                   help="each voter wrong on 3 examples drawn at random" if name == "random"
                   else None)
 
@@ -170,9 +170,8 @@ for j, column in enumerate(st.columns(N_TOY)):
                        **state.bind(STORE, f"voter_{j}", f"cbx_voter_{j}"))
 toy = explorer.toy_summary(explorer.toy_wrong(
     [[i - 1 for i in page[f"voter_{j}"]] for j in range(N_TOY)], M_TOY))
-g_left, g_right = st.columns(2)
-g_left.plotly_chart(toy_grid_figure(toy), key="cbx_fig_toy_grid", width="stretch")
-g_right.plotly_chart(toy_bars_figure(toy), key="cbx_fig_toy_bars", width="stretch")
+st.plotly_chart(toy_grid_figure(toy), key="cbx_fig_toy_grid", width="stretch")
+st.plotly_chart(toy_bars_figure(toy), key="cbx_fig_toy_bars", width="stretch")
 st.markdown(explorer.toy_story(toy))
 
 # ---- 3. PAC-Bayes bounds against m ------------------------------------------------------------
@@ -218,17 +217,18 @@ kl = q[2].number_input("KL(Q‖P) in nats", 0.0, 200.0, step=0.5, format="%.2f",
 delta = q[3].number_input("δ", 0.001, 1.0, step=0.01, format="%.3f",
                           **state.bind(STORE, "delta", "cbx_delta"),
                           help="each bound fails with probability at most δ")
-q = st.columns([4, 1.4, 2, 2.2], vertical_alignment="bottom")
+q = st.columns([3, 1], vertical_alignment="bottom")
 key = q[0].selectbox("Bound", list(bounds.PAC_BOUNDS), format_func=bounds.PAC_BOUNDS.get,
                      **state.bind(STORE, "bound", "cbx_bound"))
 target = q[1].number_input("Target", 0.01, 1.0, step=0.05, format="%.3f",
                            **state.bind(STORE, "target", "cbx_target"),
                            help="the largest bound on the true risk you would accept")
-q[2].button("From the map", key="cbx_use_point", on_click=use_map_point,
+u = st.columns(2)  # on a row of their own: they fit a 1024 px window
+u[0].button("From the map", key="cbx_use_point", on_click=use_map_point,
             icon=":material/my_location:", width="stretch",
             help=f"the point chosen on the map above: r = {page['r']:.3f}, d = {page['d']:.3f}")
 run = step_record()
-q[3].button("From the step page", key="cbx_use_run", on_click=use_run,
+u[1].button("From the step page", key="cbx_use_run", on_click=use_run,
             disabled=run is None, icon=":material/footprint:", width="stretch",
             help="r, d and KL of the last iteration of the step page's run, δ of the sidebar"
             if run is not None

@@ -88,7 +88,7 @@ if not frames:
     st.stop()
 
 # ---- curves ---------------------------------------------------------------------------------
-pairs = [
+curves = [
     ("c_bound", "Empirical C-bound", "C-bound (training)", {}),
     ("test_error", "Test error", "0-1 error on the test part", {}),
     ("train_error", "Training error", "0-1 error on the training part", {}),
@@ -98,12 +98,11 @@ pairs = [
     ("seconds", "Time per iteration", "seconds (log scale)", {"log_y": True}),
 ]
 figures = {}
-for column, title, y_title, kw in pairs:
+for column, title, y_title, kw in curves:
     figures[title] = (lambda c=column, t=title, y=y_title, kw=kw: plots.compare_figure(
         frames, c, title=t, y_title=y, uirevision=f"cmp_{t}", **kw))
-for i in range(0, len(pairs), 2):
-    for col, (column, title, _, _) in zip(st.columns(2), pairs[i:i + 2]):
-        col.plotly_chart(figures[title](), key=f"cmp_fig_{i}_{column}", width="stretch")
+for k, (column, title, _, _) in enumerate(curves):  # one per row: side by side, 270 px at 1024
+    st.plotly_chart(figures[title](), key=f"cmp_fig_{k}_{column}", width="stretch")
 panel = cmp.final_panel()
 if len(panel):
     figures["Bounds at the last iteration"] = lambda: plots.bound_panel_figure(panel)
@@ -122,14 +121,14 @@ if problem.split.X_train.shape[1] == 2 and cmp.runs:
                        "stopped before)") if longest else 1
     s = problem.split
     runs = [(n, r) for n, r in cmp.runs.items() if r.history]
-    for i in range(0, len(runs), 3):
-        for col, (name, run) in zip(st.columns(3), runs[i:i + 3]):
+    for i in range(0, len(runs), 2):  # two a row: about 270 px each in a 1024 px window
+        for col, (name, run) in zip(st.columns(2), runs[i:i + 2]):
             k = min(t, len(run.history))
             xe, ye, Z = problem.vote_grid(run.weights_at(k), n=60)
             fig = plots.decision_figure(xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test,
                                         feature_names=s.feature_names, height=300, title=name,
                                         uirevision=f"cmp_regions_{name}", show_scale=False,
-                                        subtitle=f"vote after iteration {k}")
+                                        subtitle=f"iteration {k}")
             fig.update_layout(showlegend=False)
             col.plotly_chart(fig, key=f"cmp_regions_{name}", width="stretch")
 

@@ -58,10 +58,10 @@ found = load_results(name, OUT, config)
 done = found.done if found else 0
 total = found.total if found else len(EXPERIMENTS[name].units(config))
 b1, b2 = st.columns([1, 3])
-start = b1.button("Run" if done == 0 else ("Run again (nothing to do)" if done == total
-                                           else "Resume"),
+start = b1.button("Run" if done == 0 else ("All saved" if done == total else "Resume"),
                   type="primary", disabled=done == total, key="exp_run",
-                  help="any other click stops the run; the finished units stay saved")
+                  help="every unit is saved: nothing left to run" if done == total else
+                  "any other click stops the run; the finished units stay saved")
 b2.progress(done / max(total, 1), text=f"{done} of {total} units saved")
 if start:
     bar = st.progress(done / max(total, 1), text="running...")

@@ -108,7 +108,7 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
             else "C = 1 − μ₁² / μ₂ (Lacasse et al. 2006)")
     fig = _style(fig, title=f"The C-bound over the plane<br><sup>{what}; contours every 0.1</sup>",
                  x_title=AXES[axes][0], y_title=AXES[axes][1], uirevision=f"{uirevision}_{axes}",
-                 height=470, legend_width=520)
+                 height=470, legend_width=FULL_WIDTH)
     fig.update_xaxes(range=[0.0, top])
     fig.update_yaxes(range=[0.0, top])
     return fig
@@ -174,7 +174,8 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
     fig = _style(fig, title=f"Who errs where<br><sup>the vote errs where at least "
                  f"{summary.threshold} of the {n} voters err</sup>", x_title="example",
                  y_title="", uirevision=uirevision, height=60 * (n + 1) + 120, legend_width=300)
-    fig.update_yaxes(autorange="reversed", automargin=True)  # row names wider than the margin
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(margin_l=100)  # room for the row names ("majority vote")
     fig.update_xaxes(type="category")
     return fig
 

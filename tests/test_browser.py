@@ -170,8 +170,8 @@ PLANE = ".st-key-step_fig_regions .cbviz-live-chart"
 def draws(page, selector):
     """How many figures the live chart at ``selector`` has drawn (0 before the first)."""
     return page.evaluate(
-        "s => { const d = document.querySelector(s); return d ? Number(d.dataset.draws || 0) : 0; }",
-        selector)
+        "s => { const d = document.querySelector(s);"
+        " return d ? Number(d.dataset.draws || 0) : 0; }", selector)
 
 
 def x_range(page, selector):

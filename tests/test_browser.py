@@ -82,6 +82,8 @@ def test_home_then_step_through(server, page):
     no_exception(page)
     page.locator(".js-plotly-plot").nth(1).wait_for()  # the plane and the bounds
     shoot(page, "step_through")
+    page.evaluate("() => document.querySelectorAll('.cbviz-live-chart')"
+                  ".forEach(d => { d.dataset.mark = d.dataset.draws; })")
     keyed(page, "step_play").click()
     page.wait_for_function(  # playing: the run moves by itself past iteration 5
         "() => { const m = document.body.innerText.match(/Iteration \\d+ of (\\d+)/);"
@@ -93,6 +95,11 @@ def test_home_then_step_through(server, page):
     keyed(page, "step_once").wait_for()
     settle(page)
     assert iteration_shown(page) <= paused_at + 1  # pause stops at the next step at most
+    # while playing, both charts were redrawn in place at each step: never removed, never blank
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('.cbviz-live-chart')].every(d => d.dataset.mark"
+        " && Number(d.dataset.draws) - Number(d.dataset.mark) >= n)", arg=paused_at - 3)
+    assert page.locator(".cbviz-live-chart").count() == 2
     no_exception(page)
     page.mouse.wheel(0, 900)
     shoot(page, "step_through_scrolled")

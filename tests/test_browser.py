@@ -7,6 +7,7 @@ CBVIZ_REQUIRE_BROWSER=1, which turns a missing browser into a failure).
 import pytest
 from helpers import require_chromium
 
+from cbviz.tools.latency import MARK, REDRAWN
 from cbviz.tools.server import CHROMIUM, FLAGS, IDLE, ROOT, serve
 
 SHOTS = ROOT / "screenshots"
@@ -174,13 +175,6 @@ def test_experiments_page(server, page):
 PLANE = ".st-key-step_fig_regions .cbviz-live-chart"
 
 
-def draws(page, selector):
-    """How many figures the live chart at ``selector`` has drawn (0 before the first)."""
-    return page.evaluate(
-        "s => { const d = document.querySelector(s);"
-        " return d ? Number(d.dataset.draws || 0) : 0; }", selector)
-
-
 def x_range(page, selector):
     return page.evaluate("s => document.querySelector(s).layout.xaxis.range.slice()", selector)
 
@@ -204,15 +198,13 @@ def test_a_step_redraws_the_plane_in_place_and_keeps_the_zoom(server, page):
                            " return r[1] - r[0] < w; }", arg=[PLANE, 0.5 * (full[1] - full[0])])
     zoomed = x_range(page, PLANE)
     page.evaluate("s => { document.querySelector(s).dataset.mark = 'before the step'; }", PLANE)
-    before = draws(page, PLANE)
+    page.evaluate(MARK)
     keyed(page, "step_once").click()
     wait_text(page, "Iteration 2 of 2")
-    page.wait_for_function("([s, n]) => Number(document.querySelector(s).dataset.draws) > n",
-                           arg=[PLANE, before])
+    page.wait_for_function(REDRAWN)  # the plane and the bounds drew the new iteration
     assert page.evaluate("s => document.querySelector(s).dataset.mark", PLANE) == "before the step"
     assert x_range(page, PLANE) == pytest.approx(zoomed, rel=1e-12)  # uirevision kept the zoom
     no_exception(page)
-
 
 
 FITS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(d => {

@@ -29,6 +29,7 @@ THRESHOLD_CHOICES = ("1", "2", "3", "5", "10", "20", "50", "100", "all")
 LIMITS = {
     "n_samples": (20, 20000), "toy_noise": (0.0, 1.0), "data_seed": (0, 10**6),
     "train_ratio": (0.1, 0.9), "split_seed": (0, 10**6), "feature_noise": (0.0, 5.0),
+    "label_noise": (0.0, 0.45),
     "n_pool": (1, 2000), "prior_fraction": (0.0, 0.8), "delta": (0.001, 1.0),
 }
 CHOICES = {"source": SOURCES, "pool": POOLS, "toy": data.TOY_KINDS,
@@ -60,6 +61,7 @@ class Settings:
     split_seed: int = 0
     normalize: bool = False
     feature_noise: float = 0.0
+    label_noise: float = 0.0  # share of the training labels flipped (test labels stay clean)
     pool: str = "stumps"
     n_thresholds: str = "10"  # an integer as text, or "all"
     n_pool: int = 100         # hyperplanes / RBF centres
@@ -290,7 +292,7 @@ def build_problem(settings, csv_file=None):
     (or on its held-out prior part, ``settings.prior_fraction > 0``)."""
     ds = load(settings, csv_file)
     split = data.prepare(ds, settings.train_ratio, settings.split_seed, settings.normalize,
-                         settings.feature_noise)
+                         settings.feature_noise, settings.label_noise)
     X_fit, y_fit, X_prior = split.X_train, split.y_train, None
     if settings.prior_fraction > 0:
         X_prior, y_fit, split = split_prior(split, settings.prior_fraction, settings.split_seed)

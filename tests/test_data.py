@@ -546,3 +546,19 @@ def test_a_file_without_header_gets_named_columns():
     assert ds.feature_names == ("col0", "col1")
     from cbviz.data import csv_columns
     assert csv_columns(b"1,2,0\n3,4,1\n5,7,0\n") == ["col0", "col1", "col2"]
+
+
+def test_label_noise_flips_that_share_of_the_training_labels_only():
+    from cbviz import data
+    ds = data.load_dataset("breast_cancer")
+    clean = data.prepare(ds, 0.7, seed=3)
+    noisy = data.prepare(ds, 0.7, seed=3, label_noise=0.2)
+    flipped = np.mean(clean.y_train != noisy.y_train)
+    assert flipped == pytest.approx(round(0.2 * clean.y_train.size) / clean.y_train.size)
+    assert np.array_equal(clean.y_test, noisy.y_test)
+    assert np.array_equal(clean.X_train, noisy.X_train)
+    other = data.prepare(ds, 0.7, seed=4, label_noise=0.2)
+    assert not np.array_equal(data.prepare(ds, 0.7, seed=4).y_train != other.y_train,
+                              clean.y_train != noisy.y_train)
+    with pytest.raises(data.DataError, match="label noise"):
+        data.flip_labels(clean.y_train, 0.6)

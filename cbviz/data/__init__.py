@@ -27,9 +27,9 @@ features standardized with training statistics only), combined by :func:`prepare
 from .benchmarks import catalogue, class_labels, load_dataset, real_names
 from .core import DataError, Dataset, Split
 from .csv_files import csv_columns, load_csv
-from .preparation import TanhNormalizer, add_feature_noise, prepare, train_test
+from .preparation import TanhNormalizer, add_feature_noise, flip_labels, prepare, train_test
 from .toy import TOY_KINDS, make_toy
 
 __all__ = ["DataError", "Dataset", "TOY_KINDS", "make_toy", "load_dataset", "class_labels",
-           "catalogue", "real_names", "Split", "train_test", "add_feature_noise", "TanhNormalizer",
-           "prepare", "load_csv", "csv_columns"]
+           "catalogue", "real_names", "Split", "train_test", "add_feature_noise", "flip_labels",
+           "TanhNormalizer", "prepare", "load_csv", "csv_columns"]

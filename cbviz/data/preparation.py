@@ -117,14 +117,30 @@ class TanhNormalizer(TransformerMixin, BaseEstimator):
         return X
 
 
-def prepare(ds: Dataset, train_ratio=0.7, seed=0, normalize=False, noise=0.0) -> Split:
+def flip_labels(y, fraction, seed=0) -> np.ndarray:
+    """A copy of labels ``y`` (in {-1, +1}) with ``round(fraction * len(y))`` of them flipped,
+    chosen uniformly without replacement (seeded): symmetric label noise of rate ``fraction``."""
+    fraction = _check_real(fraction, "label noise", low=0)
+    if fraction > 0.5:
+        raise DataError(f"label noise must be in [0, 0.5] (a flip rate above 1/2 swaps the "
+                        f"classes); got {fraction:g}")
+    y = np.array(y, copy=True)
+    k = int(round(fraction * y.size))
+    y[np.random.default_rng(seed).choice(y.size, size=k, replace=False)] *= -1
+    return y
+
+
+def prepare(ds: Dataset, train_ratio=0.7, seed=0, normalize=False, noise=0.0,
+            label_noise=0.0) -> Split:
     """Split, add feature noise, then tanh-normalize: the papers' experimental protocol.
 
     1. :func:`train_test` with ``train_ratio`` and ``seed``;
     2. if ``noise > 0``: :func:`add_feature_noise` on both parts with level ``noise``, the
        training per-feature std as scale, and two independent seeds derived from ``seed``;
     3. if ``normalize``: :class:`TanhNormalizer` fitted on the (noisy) training part only,
-       applied to both parts.
+       applied to both parts;
+    4. if ``label_noise > 0``: :func:`flip_labels` on the training labels only (the test
+       labels stay clean, so the test error measures the error on the true concept).
     """
     noise = _check_real(noise, "noise", low=0)
     split = train_test(ds, train_ratio=train_ratio, seed=seed)
@@ -137,7 +153,12 @@ def prepare(ds: Dataset, train_ratio=0.7, seed=0, normalize=False, noise=0.0) ->
     if normalize:
         norm = TanhNormalizer().fit(X_tr)
         X_tr, X_te = norm.transform(X_tr), norm.transform(X_te)
-    return Split(X_tr, X_te, split.y_train, split.y_test, split.feature_names)
+    y_tr = split.y_train
+    if label_noise > 0:
+        y_tr = flip_labels(y_tr, label_noise, seed=np.random.SeedSequence([seed, 1]))
+        if np.unique(y_tr).size < 2:
+            raise DataError("after the label noise the training part holds one class only")
+    return Split(X_tr, X_te, y_tr, split.y_test, split.feature_names)
 
 
 # ----------------------------------------------------------------------------- CSV

@@ -171,6 +171,10 @@ def _split_widgets():
                     help="Gaussian noise added to every feature, std = σ × that feature's std on the "
                          "training part (cbviz's protocol; the CB-Boost paper's Sect. 5.4 uses "
                          "its own, in its Appendix F.1)")
+    st.slider("Label noise (training labels flipped)", *LIMITS["label_noise"], step=0.05,
+              **_bound("label_noise"),
+              help="this share of the training labels, drawn at random (split seed), is flipped; "
+                   "the test labels stay clean, so the test error is measured on the true classes")
     st.slider("Prior part (builds the voters only)", *LIMITS["prior_fraction"], step=0.05,
               **_bound("prior_fraction"),
               help="share of the training part held out to build the voter pool; the algorithms "

@@ -31,9 +31,10 @@ def reveal_value(lab):
     tighter = "2r, the first-order bound," if first < c else "the C-bound"
     text = (f"At r = {fmt(r)} and d = {fmt(d)}: μ₁ = 1 − 2r = {fmt(mu1)}, μ₂ = 1 − 2d = "
             f"{fmt(mu2)}, so C = 1 − μ₁²/μ₂ = 1 − {fmt(mu1 ** 2)}/{fmt(mu2)} = **{fmt(c)}**. "
-            f"The first-order bound 2r is {fmt(first)}: here {tighter} is the smaller. With "
-            "few disagreements (d < r) the voters err together, the second moment μ₂ stays "
-            "near 1 and the C-bound gains nothing over 2r.")
+            f"The first-order bound 2r is {fmt(first)}: here {tighter} is the smaller. "
+            + ("With d < r the voters disagree too little for the second moment to help: "
+               "C − 2r = 2(1 − 2r)(r − d)/(1 − 2d) > 0." if d < r else
+               "With d ≥ r the disagreement pays: C − 2r = 2(1 − 2r)(r − d)/(1 − 2d) ≤ 0."))
     return Reveal(c, text, {"r": r, "d": d, "c_bound": c, "first_order": first}, SOURCE_C)
 
 

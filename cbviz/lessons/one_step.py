@@ -58,8 +58,8 @@ def reveal_double(lab):
     text = (f"Along the second voter, the C-bound is {fmt(curve.c_now, 4)} at α = 0, "
             f"**{fmt(c_star, 4)}** at α* = {fmt(a, 4)}, {fmt(c_half, 4)} at α*/2 and "
             f"{fmt(c_double, 4)} at 2α*. Why: α* is the only minimum of C along that line "
-            "(Theorem 3); past it the new voter outweighs the vote it corrects and the margins "
-            "spread again (μ₂ grows faster than μ₁²).")
+            "(Theorem 3); past it μ₁²/μ₂ falls again: the new voter outweighs the vote it was "
+            "added to correct.")
     return Reveal(answer, text, {"alpha_star": a, "c_star": c_star, "c_double": c_double,
                                  "c_half": c_half}, f"{PAPER}, Theorem 3")
 

@@ -101,9 +101,8 @@ def reveal_tightest(lab):
     k0, _ = bounds.tightest(first)
     text = (f"At iteration {rec.iteration}: {values}. The tightest is **{bounds.PAC_BOUNDS[key]}"
             f"** = {fmt(value)}; at iteration 1 it was the {bounds.PAC_BOUNDS[k0]}. The "
-            "first-order bound uses the Gibbs risk r alone and is best while the vote has few "
-            "voters (d small); the tandem bound uses the joint error e = r − d/2 and profits "
-            "from disagreement; all four hold with probability 1 − δ each, for the uniform prior "
+            "first-order bound uses the Gibbs risk r alone, so disagreement cannot help it; "
+            "the tandem bound uses the joint error e = r − d/2, which disagreement lowers; all four hold with probability 1 − δ each, for the uniform prior "
             "over the pool chosen before the sample (lesson 7).")
     return Reveal(bounds.PAC_BOUNDS[key], text,
                   {k: float(getattr(rec, k)) for k in bounds.PAC_BOUNDS},

@@ -48,8 +48,8 @@ def reveal_voters(lab):
             f"{_table(last, 'n_voters')}. CB-Boost adds one voter per iteration and stops when "
             "none improves the C-bound; CqBoost adds one column per iteration (column "
             "generation) until its dual condition holds or its limit; MinCq solves one "
-            "quadratic program over every voter, and its quasi-uniform weights (between 0 and "
-            "1/n around 1/(2n)) leave almost no voter out.")
+            "quadratic program over the whole pool at once (Germain et al. 2015) and keeps "
+            "whatever weights its solution has, with no push toward few voters.")
     return Reveal(_best(last, "n_voters", highest=True), text,
                   {name: rec.n_voters for name, rec in last.items()}, SOURCES)
 
@@ -58,7 +58,7 @@ def reveal_c_bound(lab):
     last = _last(lab)
     text = (f"Empirical C-bounds: {_table(last, 'c_bound')}. MinCq minimizes the C-bound among "
             "the quasi-uniform votes whose first margin moment is μ = 0.05, over the whole pool "
-            "at once; CqBoost minimizes the same program restricted "
+            "at once; CqBoost minimizes a program of the same kind restricted "
             "to the columns it has generated; CB-Boost minimizes greedily, one voter and one "
             "closed-form weight at a time, never revisiting a weight.")
     return Reveal(_best(last, "c_bound"), text,

@@ -16,7 +16,8 @@ HOLDS = ("yes: the bound counts the same m examples either way",
 MOVES = ("higher", "lower", "the same")
 CAUSES = {"m": "m, the number of examples the bound counts",
           "kl": "KL(Q‖P), the distance to the prior",
-          "empirical": "the empirical risks r, d and e of the vote"}
+          "empirical": "the vote's empirical risks r, d and e"}
+SHORT = {"m": "m", "kl": "KL(Q‖P)", "empirical": "the empirical risks"}
 SOURCE = ("McAllester (1999) and Germain et al. (2015): the prior P is fixed before the sample "
           "the bound counts")
 
@@ -106,7 +107,7 @@ def reveal_cause(lab):
     tight, _ = bounds.tightest(a)
     up = getattr(b, tight) >= getattr(a, tight)
     key = max(effect, key=lambda k: effect[k] if up else -effect[k])
-    parts = "; ".join(f"{CAUSES[k].split(',')[0]}: {effect[k]:+.3f}" for k in effect)
+    parts = "; ".join(f"{SHORT[k]}: {effect[k]:+.3f}" for k in effect)
     text = (f"Putting each input back to its value without a held-out part, one at a time: "
             f"{parts}. The largest share is **{CAUSES[key]}**. Every bound's deviation term "
             "shrinks like 1/√m or 1/m: an honest prior costs the examples it was built from.")

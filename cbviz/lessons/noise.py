@@ -54,10 +54,10 @@ def reveal_train(lab):
     text = (f"With {fmt(100 * _noise(lab), 0)} % of the training labels flipped, the training "
             f"errors at the end are: CB-Boost {fmt(last['CB-Boost'])} after "
             f"{lengths['CB-Boost']} iterations, AdaBoost {fmt(last['AdaBoost'])} after "
-            f"{lengths['AdaBoost']}. AdaBoost re-weights the examples it gets wrong, so its later voters aim at the "
-            "examples it keeps missing, the flipped ones among them; CB-Boost adds a "
-            "voter only while it lowers the C-bound, which rewards a mean margin large against "
-            "its spread (μ₁²/μ₂), not a fit of each example.")
+            f"{lengths['AdaBoost']}. AdaBoost re-weights the examples it gets wrong, so its "
+            "later voters aim at the examples it keeps missing, the flipped ones among them; "
+            "CB-Boost adds a voter only while it lowers the C-bound, which rewards a mean "
+            "margin large against its spread (μ₁²/μ₂), not a fit of each example.")
     return Reveal(min(last, key=last.get), text, last, SOURCES)
 
 

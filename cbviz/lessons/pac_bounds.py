@@ -102,8 +102,9 @@ def reveal_tightest(lab):
     text = (f"At iteration {rec.iteration}: {values}. The tightest is **{bounds.PAC_BOUNDS[key]}"
             f"** = {fmt(value)}; at iteration 1 it was the {bounds.PAC_BOUNDS[k0]}. The "
             "first-order bound uses the Gibbs risk r alone, so disagreement cannot help it; "
-            "the tandem bound uses the joint error e = r − d/2, which disagreement lowers; all four hold with probability 1 − δ each, for the uniform prior "
-            "over the pool chosen before the sample (lesson 7).")
+            "the tandem bound uses the joint error e = r − d/2, which disagreement lowers. All "
+            "four hold with probability 1 − δ each, for the uniform prior over the pool "
+            "chosen before the sample (lesson 7).")
     return Reveal(bounds.PAC_BOUNDS[key], text,
                   {k: float(getattr(rec, k)) for k in bounds.PAC_BOUNDS},
                   "Germain et al. (2015); Roy et al. (2016), Thm 2; Masegosa et al. (2020)")

@@ -110,7 +110,7 @@ def reveal_cause(lab):
     parts = "; ".join(f"{SHORT[k]}: {effect[k]:+.3f}" for k in effect)
     text = (f"Putting each input back to its value without a held-out part, one at a time: "
             f"{parts}. The largest share is **{CAUSES[key]}**. Every bound's deviation term "
-            "shrinks like 1/√m or 1/m: an honest prior costs the examples it was built from.")
+            "shrinks as m grows: an honest prior costs the examples it was built from.")
     return Reveal(CAUSES[key], text, dict(effect), SOURCE)
 
 

@@ -1,6 +1,7 @@
 """cbviz: the Streamlit entry point (navigation, shared sidebar, home page)."""
 import streamlit as st
 
+from cbviz.ui import hide
 from cbviz.ui.sidebar import apply_settings, publish_sidebar
 
 st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon=":material/how_to_vote:", layout="wide")
@@ -34,6 +35,10 @@ Theorem 3), so every step is one pass over the data.
     st.subheader("Pages")
     st.markdown(
         """
+- **Lessons**: seven guided lessons of 10-15 minutes. Each stage asks a question before you
+  act, then checks your guess against your own run and says why, with the paper behind it.
+  Teachers compose a class link (and its QR code) that opens a lesson with parts of the
+  interface hidden.
 - **Step through an algorithm**: CB-Boost, MinCq, CqBoost, QuadBoost, the KL-regularized
   learner, VEB-Boost or AdaBoost, one iteration at a time; the C-bound, the PAC-Bayes bounds,
   train/test error, KL, what the algorithm minimizes, the weight of each voter, the margins,
@@ -55,6 +60,7 @@ Theorem 3), so every step is one pass over the data.
         st.switch_page(step_page)
 
 
+lessons_page = st.Page("app_pages/lessons.py", title="Lessons", icon=":material/school:")
 step_page = st.Page("app_pages/step_through_cbboost.py", title="Step through an algorithm", icon=":material/footprint:")
 gradient_page = st.Page("app_pages/gradient_vs_exhaustive.py", title="Gradient vs exhaustive", icon=":material/explore:")
 compare_page = st.Page("app_pages/compare_algorithms.py", title="Compare algorithms",
@@ -63,10 +69,13 @@ explorer_page = st.Page("app_pages/cbound_explorer.py", title="C-bound explorer"
                         icon=":material/insights:")
 experiments_page = st.Page("app_pages/paper_experiments.py", title="Paper experiments",
                            icon=":material/science:")
+hide.load()  # a class link's hidden parts, before the navigation is built
 navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
-                            step_page, gradient_page, compare_page, explorer_page,
-                            experiments_page])
+                            lessons_page, step_page, gradient_page, compare_page, explorer_page,
+                            experiments_page],
+                           position="hidden" if hide.hidden("navigation") else "sidebar")
 
+hide.show_control()
 publish_sidebar()
 try:
     navigation.run()

@@ -20,6 +20,16 @@ def param_widget(param, algorithm):
     return value
 
 
+def stored_params(spec, algorithm):
+    """The hyper-parameters of ``algorithm`` as kept in the session (defaults where none),
+    for a page whose controls a class link hid."""
+    values, kept = {}, state.store(HP_STORE)
+    for p in spec.params:
+        if p.active(values):
+            values[p.name] = kept.get(f"{algorithm}.{p.name}", p.default)
+    return values
+
+
 def _draw(param, bound):
     if param.kind == "choice":
         return st.radio(param.label, param.choices, horizontal=True,

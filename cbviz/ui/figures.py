@@ -5,6 +5,7 @@ import re
 
 import streamlit as st
 
+from . import hide
 from ..export import ExportUnavailable, chromium_path, figure_html, figure_png
 
 
@@ -24,7 +25,7 @@ def export_charts(builders, key):
 
     Figures are built when a button is clicked, so drawing this costs nothing per step.
     """
-    if not builders:
+    if not builders or hide.hidden("export"):
         return
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
     name = c1.selectbox("Chart to download", list(builders), key=f"{key}_chart")

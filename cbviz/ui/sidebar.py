@@ -22,7 +22,7 @@ from ..workbench import (
     Settings,
     build_problem,
 )
-from . import state
+from . import hide, state
 from .glossary import draw_glossary
 from .messages import for_app
 from .text import md
@@ -214,14 +214,18 @@ def _problem(settings, csv_digest, _csv_bytes):
 def draw_sidebar():
     """Draw the shared sidebar; return ``(settings, problem or None, error text or None)``."""
     _load_pending()
-    with st.sidebar:
-        st.header("Data and voters")
-        csv_file = _data_widgets()
-        with st.expander("Split, noise, normalization", expanded=False):
-            _split_widgets()
-        with st.expander("Voter pool and δ", expanded=True):
-            _pool_widgets()
-    draw_glossary()
+    csv_file = None
+    if not hide.hidden("sidebar"):
+        with st.sidebar:
+            st.header("Data and voters")
+            csv_file = _data_widgets()
+            if not hide.hidden("advanced"):
+                with st.expander("Split, noise, normalization", expanded=False):
+                    _split_widgets()
+                with st.expander("Voter pool and δ", expanded=True):
+                    _pool_widgets()
+        if not hide.hidden("glossary"):
+            draw_glossary()
     ignored = st.session_state.pop("settings_error", None)
     if ignored:
         st.warning("Ignored from the link or file (the other settings apply): "
@@ -230,7 +234,8 @@ def draw_sidebar():
         settings = _current_settings()
     except data.DataError as exc:
         return DEFAULTS, None, for_app(str(exc))
-    st.query_params.from_dict({k: str(v) for k, v in settings.to_dict().items()})
+    st.query_params.from_dict({**{k: str(v) for k, v in settings.to_dict().items()},
+                               **hide.link_value()})
     _reset_runs_if_changed(settings)
     csv_bytes = csv_file.getvalue() if csv_file is not None else None
     digest = hashlib.sha256(csv_bytes).hexdigest() if csv_bytes is not None else ""
@@ -264,6 +269,7 @@ def show_reset_notice():
 
 def publish_sidebar():
     """Draw the sidebar and leave its result in session state for the page of this run."""
+    hide.load()
     settings, problem, error = draw_sidebar()
     st.session_state.update(settings=settings, problem=problem, problem_error=error,
                             sidebar_drawn=True)

@@ -26,6 +26,7 @@ has a fixed seed.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -385,3 +386,46 @@ def test_range_ends_are_accepted_and_stored():
     KLBoost(gamma=1e4, C=np.float64(0.5), max_iter=np.int64(3))
     Hd, y = small_problem("pm1")
     assert isinstance(KLBoost().start(complemented(Hd), y), KLBoostRun)
+
+
+# --------------------------------------------------------------------------- frozen trajectories
+
+TRAJECTORIES = Path(__file__).parent / "data" / "klboost_trajectories.npz"
+TRAJ_TOL = 1e-9
+
+
+def trajectory_problems():
+    """(name, H, y, params): the three data sets of this file (``small_problem`` +-1 and real
+    voters, the moons stump operator), each loss, moderate and steep (C, gamma)."""
+    X, y = make_moons(n_samples=300, noise=0.3, random_state=3)
+    y = np.where(y == 1, 1.0, -1.0)
+    sets = {"pm1": (complemented(small_problem("pm1", seed=0)[0]), small_problem("pm1", seed=0)[1]),
+            "real": (complemented(small_problem("real", seed=4)[0]),
+                     small_problem("real", seed=4)[1]),
+            "moons": (StumpPool(n_thresholds=15).fit(X[:200]).operator(X[:200]), y[:200])}
+    for name, (H, yy) in sets.items():
+        for loss in LOSSES:
+            for C, gamma in ((1.0, 0.1), (50.0, 0.02)):
+                yield (f"{name}-{loss}-{C:g}-{gamma:g}", H, yy,
+                       dict(loss=loss, C=C, gamma=gamma, max_iter=8, epsilon=1e-12,
+                            random_state=1))
+
+
+def trajectory(run):
+    """Per pass: f and the signed weights (rows)."""
+    n = run.H.shape[1] // 2
+    return {"objective": np.array([r.objective for r in run.history]),
+            "weights": np.array([w_of(r, n)[0] for r in run.history])}
+
+
+@pytest.mark.parametrize("case", [name for name, *_ in trajectory_problems()])
+def test_same_trajectories_as_before_the_compiled_passes(case):
+    """f after every pass and the signed weights equal those frozen in
+    ``tests/data/klboost_trajectories.npz`` (generated with the pure-Python coordinate
+    updates of commit d436d9e, scipy's brentq on each line) to 1e-9 relative / absolute."""
+    frozen = np.load(TRAJECTORIES)
+    name, H, y, params = next(p for p in trajectory_problems() if p[0] == case)
+    got = trajectory(KLBoost(**params).start(H, y).run())
+    np.testing.assert_allclose(got["objective"], frozen[f"{case}/objective"], rtol=TRAJ_TOL,
+                               atol=0)
+    np.testing.assert_allclose(got["weights"], frozen[f"{case}/weights"], rtol=0, atol=TRAJ_TOL)

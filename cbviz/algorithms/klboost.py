@@ -26,48 +26,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
 
 from .. import bounds
+from ..voters import StumpOperator
 from .base import ParameterError, Run, check_delta, check_int
+from .kl_kernels import EXPONENTIAL, QUADRATIC, line_min, stump_pass
 
 __all__ = ["LOSSES", "KLBoost", "KLBoostRun", "quasi_uniform"]
 
 LOSSES = ("quadratic", "exponential")
 C_RANGE = (0.0, 1e6)        # open below; Table 1's cross-validation grid reaches C = 1000
 GAMMA_RANGE = (1e-4, 1e4)   # closed; Table 1's grid reaches gamma = 0.0001
-_EXP_CAP = 600.0  # exponent cap: C m exp(600) / gamma stays finite for all allowed C, gamma
-_T_MAX = np.nextafter(1.0, 0.0)  # |n w| is clipped below 1 before artanh
-_U_SAT = 20.0  # tanh(u) rounds to +-1 for |u| >= 20: t = tanh(u) / n sits on a bound of the box
-_XTOL, _RTOL = 1e-15, 4 * np.finfo(float).eps   # brentq's tolerances on the root u
-
-
-def _increasing_root(phi, u0, p0):
-    """Root of ``phi`` (with ``phi(u) - u`` non-decreasing) from ``p0 = phi(u0) != 0``.
-
-    The root lies between ``u0`` and ``u1 = u0 - p0``: when ``u1 > u0``,
-    ``phi(u1) = u1 + (phi(u1) - u1) >= u1 + (p0 - u0) = 0`` (and symmetrically).  Past
-    ``+-_U_SAT`` the weight is on its bound in floats, so ``u1`` is clipped there; a same
-    sign at ``u1`` then means the root is beyond it (or, unclipped, within rounding of it),
-    and ``u1`` is the answer.  Otherwise the far end is halved toward ``u0`` while the root
-    is in the near half, so that brentq's bracket ``[u0, u1]`` is at most twice the root's
-    distance from ``u0``: a steep ``phi`` (large C over small gamma, a near-step) would
-    otherwise leave it a bracket ~1e11 wide around a root ~1e-4 from ``u0``, more than its
-    100 iterations.  At most ~56 halvings (from 40 down to the tolerance).
-    """
-    u1 = min(max(u0 - p0, -_U_SAT), _U_SAT)
-    p1 = phi(u1)
-    if p1 == 0.0 or (p1 > 0) == (p0 > 0):
-        return u1
-    while abs(u1 - u0) > _XTOL + _RTOL * abs(u0):
-        near = u0 + 0.5 * (u1 - u0)
-        p = phi(near)
-        if p == 0.0:
-            return near
-        if (p > 0) == (p0 > 0):   # the root is in the far half
-            break
-        u1 = near
-    return brentq(phi, min(u0, u1), max(u0, u1), xtol=_XTOL, rtol=_RTOL)
+_NONE = np.zeros(0)
 
 
 def _check_real(name, value, low, high, low_open):
@@ -85,17 +55,19 @@ class _QuadraticLoss:
     """``zeta(M) = (M / gamma - 1)^2``; along ``F + d h``:
     ``d/dd sum_i zeta = (2 / gamma^2) (sum_i (M_i - gamma) z_i + d sum_i z_i^2)``, ``z = y h``."""
 
+    kind = QUADRATIC
+
     def __init__(self, gamma):
         self.gamma = gamma
 
     def total(self, margin):
         return float(np.sum((margin / self.gamma - 1.0) ** 2))
 
-    def slope(self, margin, z, z_sq):
-        """``d -> d/dd sum_i zeta(M_i + d z_i)`` (O(1) per call after one O(m) product)."""
+    def terms(self, margin, z, z_sq):
+        """``(a0, a1, v, log_w)`` of :func:`~cbviz.algorithms.kl_kernels.line_min`: the slope
+        above is ``a0 + a1 d`` (one O(m) product)."""
         scale = 2.0 / self.gamma**2
-        g = float((margin - self.gamma) @ z)
-        return lambda d: scale * (g + z_sq * d)
+        return scale * float((margin - self.gamma) @ z), scale * z_sq, _NONE, _NONE
 
 
 class _ExponentialLoss:
@@ -104,19 +76,21 @@ class _ExponentialLoss:
     distinct values of ``z = y h`` and ``W_v = sum_{i: z_i = v} exp(-M_i / gamma)`` (two values
     for +-1 voters: the paper's Eq. 9)."""
 
+    kind = EXPONENTIAL
+
     def __init__(self, gamma):
         self.gamma = gamma
 
     def total(self, margin):
         return float(np.sum(np.exp(-margin / self.gamma)))
 
-    def slope(self, margin, z, z_sq):
-        """``d -> d/dd sum_i zeta(M_i + d z_i)``, cost O(number of distinct z) per call.
-
-        ``log W_v`` is a per-group log-sum-exp (``z_sq`` is not needed).  Exponents are
-        capped at ``_EXP_CAP``: the cap acts only far from the root (at the root
-        ``|C dL/dd| = |u|`` is moderate) and keeps the sign, since the terms that blow up are
-        those with ``v d < 0``, which all share one sign.
+    def terms(self, margin, z, z_sq):
+        """``(a0, a1, v, log_w)`` of :func:`~cbviz.algorithms.kl_kernels.line_min`: the
+        distinct values ``v`` of ``z`` and ``log W_v``, a per-group log-sum-exp (``z_sq`` is
+        not needed).  The slope then costs O(number of distinct z) per evaluation; its
+        exponents are capped at ``kl_kernels.EXP_CAP``: the cap acts only far from the root (at the
+        root ``|C dL/dd| = |u|`` is moderate) and keeps the sign, since the terms that blow
+        up are those with ``v d < 0``, which all share one sign.
         """
         order = np.argsort(z, kind="stable")
         zs = z[order]
@@ -126,8 +100,7 @@ class _ExponentialLoss:
         top = np.maximum.reduceat(e, starts)
         counts = np.diff(np.append(starts, zs.size))
         log_w = top + np.log(np.add.reduceat(np.exp(e - np.repeat(top, counts)), starts))
-        g = self.gamma
-        return lambda d: -float(v @ np.exp(np.minimum(log_w - v * (d / g), _EXP_CAP))) / g
+        return 0.0, 0.0, v, log_w
 
 
 _LOSS_CLASSES = {"quadratic": _QuadraticLoss, "exponential": _ExponentialLoss}
@@ -156,6 +129,11 @@ class KLBoostRun(Run):
         self._loss = _LOSS_CLASSES[loss](gamma)
         self._rng = np.random.default_rng(random_state)
         self._z_sq = self.H.col_sq_sums[:self._n]  # sum_i (y_i h_k(x_i))^2
+        self._stumps = None
+        if isinstance(self.H, StumpOperator):   # bins, threshold ranks and signs of the direct voters
+            slot, rank = self.H._slot_rank(np.arange(self._n))
+            self._stumps = (self.H._codes, slot.astype(np.int64), rank.astype(np.int64),
+                            np.ascontiguousarray(self.H.sign[:self._n], dtype=float))
         self._w = np.zeros(self._n)
         self._set_weights(quasi_uniform(self._w))  # Algorithm 1, line 1: Q uniform, w = 0
         self._margin = self.y * self.F
@@ -170,33 +148,31 @@ class KLBoostRun(Run):
         """Minimize f along ``w_k`` exactly (Algorithm 1, lines 4-8); return the change.
 
         With ``t = tanh(u) / n`` the stationarity condition reads
-        ``phi(u) = u + C dL/dt = 0``, ``phi`` increasing on the whole real line.  From the
-        current ``u0``, monotonicity of ``dL/dt`` brackets the root (:func:`_increasing_root`),
-        so Brent's method always gets a finite bracket, narrow relative to the step, and the
-        new weight ``tanh(u*) / n`` stays in ``[-1/n, 1/n]`` (it reaches a bound only by
-        rounding, Algorithm 1's clipping lines 6-7).
+        ``phi(u) = u + C dL/dt = 0``, ``phi`` increasing on the whole real line:
+        :func:`~cbviz.algorithms.kl_kernels.line_min` brackets its root from the current
+        ``u0`` and refines it by Brent's method, so the new weight ``tanh(u*) / n`` stays in
+        ``[-1/n, 1/n]`` (it reaches a bound only by rounding, Algorithm 1's clipping lines
+        6-7).  This is the path of every operator but the stump engine's, whose whole pass is
+        :func:`~cbviz.algorithms.kl_kernels.stump_pass` (the same update on the bins).
         """
-        n, w0 = self._n, self._w[k]
         z = self.y * self.H.column(k)
-        slope = self._loss.slope(self._margin, z, self._z_sq[k])
-        C = self.C
-
-        def phi(u):
-            return u + C * slope(math.tanh(u) / n - w0)
-
-        u0 = math.atanh(min(max(n * w0, -_T_MAX), _T_MAX))
-        p0 = phi(u0)
-        if p0 == 0.0:
-            return 0.0
-        change = math.tanh(_increasing_root(phi, u0, p0)) / n - w0
-        self._w[k] = w0 + change
+        a0, a1, v, log_w = self._loss.terms(self._margin, z, self._z_sq[k])
+        change = line_min(self._loss.kind, a0, a1, v, log_w, self._w[k], self._n, self.C,
+                          self.gamma)
+        self._w[k] += change
         self._margin += change * z
         return change
 
+    def _pass(self, order):
+        """Update the coordinates ``order`` one after the other (each update sees the last);
+        return the largest ``|change|``."""
+        if self._stumps is None:
+            return max((abs(self._coordinate(k)) for k in order), default=0.0)
+        return stump_pass(*self._stumps, order, self.y, self._margin, self._w, self._loss.kind,
+                          self.C, self.gamma, float(self.y.size))
+
     def _advance(self):
-        largest = 0.0
-        for k in self._rng.permutation(self._n):  # sequential by nature: each update sees the last
-            largest = max(largest, abs(self._coordinate(k)))
+        largest = self._pass(self._rng.permutation(self._n))
         Q = quasi_uniform(self._w)
         self._set_weights(Q)  # refreshes F (and F_test) from Q: no drift across passes
         self._margin = self.y * self.F

@@ -69,16 +69,17 @@ def action_widgets(stage, lab, k):
     action = stage.action
     n = lesson_state.progress()["n"]
     if isinstance(action, Step):
-        done = action.done(lab)
         c = st.columns(3)
-        c[0].button("Step", key=f"lesson_step_{n}_{k}", on_click=runs.step, args=(1, lab.run),
-                    disabled=done, width="stretch", icon=":material/footprint:")
-        label = ("To the end" if action.target >= lab.run.max_iter
-                 else f"Step to {action.target} voters")
-        c[1].button(label, key=f"lesson_steps_{n}_{k}", disabled=done, width="stretch",
-                    on_click=runs.step, args=(action.target - len(lab.run.history), lab.run))
+        if not action.done(lab):
+            c[0].button("Step", key=f"lesson_step_{n}_{k}", on_click=runs.step,
+                        args=(1, lab.run), width="stretch", icon=":material/footprint:")
+            label = ("To the end" if action.target >= lab.run.max_iter
+                     else f"Step to {action.target} voters")
+            c[1].button(label, key=f"lesson_steps_{n}_{k}", width="stretch",
+                        on_click=runs.step, args=(action.target - len(lab.run.history), lab.run))
         c[2].markdown(f"The vote has **{len(lab.run.history)}** voter"
-                      f"{'s' * (len(lab.run.history) != 1)}.")
+                      f"{'s' * (len(lab.run.history) != 1)}"
+                      + (f"; it stopped: {md(lab.run.stop_reason)}." if lab.run.done else "."))
     elif isinstance(action, Move):
         lesson_state.move_widget(action, lesson_state.progress()["explorer"],
                                  f"lesson_move_{n}_{k}")

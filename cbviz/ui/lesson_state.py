@@ -96,6 +96,7 @@ def read_link():
         except LessonError as exc:
             ignored.append(f"guess: {exc}")
     enter(n, stage, steps, apply=False, explorer=explorer, guess=guess)
+    st.session_state["lesson_stopped"] = link.get("stopped") == "1"
     computed = [k for k in str(link.get("computed", "")).split(",") if k]
     st.session_state["lesson_compute"] = [k for k in computed if k in lesson.computations]
     return ignored
@@ -136,6 +137,8 @@ def catch_up(lab, stage):
     the computations the link names."""
     for k in st.session_state.pop("lesson_compute", []):
         lab.result(k)
+    if st.session_state.pop("lesson_stopped", False) and not lab.run.done:
+        lab.run.step()   # the run had stopped there: the step it refused marks it done again
     for earlier in lab.lesson.stages[:stage - 1]:
         if isinstance(earlier.action, (Step, Compute)):
             earlier.action.perform(lab)
@@ -147,6 +150,8 @@ def link_values(lab, stage):
     p = progress()
     values = {"lesson": p["n"], "stage": stage, "steps": len(lab.run.history),
               **{k: f"{v:g}" for k, v in p["explorer"].items()}}
+    if lab.run.done:
+        values["stopped"] = 1
     if lab.results:
         values["computed"] = ",".join(sorted(lab.results))
     if stage in p["guesses"]:

@@ -94,7 +94,10 @@ def _data_widgets():
         c1, c2 = st.columns(2)
         c1.number_input("Points", *LIMITS["n_samples"], step=50, **_bound("n_samples"))
         c2.number_input("Seed", *LIMITS["data_seed"], **_bound("data_seed"))
-        st.slider("Label noise / spread", *LIMITS["toy_noise"], step=0.05, **_bound("toy_noise"))
+        st.slider("Spread (Gaussian jitter of the points)", *LIMITS["toy_noise"], step=0.05,
+                  **_bound("toy_noise"),
+                  help="standard deviation of the noise added to each coordinate; the classes "
+                       "overlap more as it grows")
     elif source == "real":
         cat = _catalogue()
         real = cat[cat.kind == "real"].set_index("name")

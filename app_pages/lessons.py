@@ -6,7 +6,7 @@ computed from the student's own run, whether the guess was right, and why.
 import streamlit as st
 
 from cbviz.data import DataError
-from cbviz.lessons import LESSONS, Compute, LessonError, Look, Move, Step
+from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step
 from cbviz.ui import hide, lesson_state, runs
 from cbviz.ui.glossary import symbol_popover
 from cbviz.ui.messages import for_app
@@ -147,8 +147,10 @@ def stage_view(lab, k):
 
 
 def figure(stage, lab, k, before=False):
-    """The stage's chart (before the guess only for stages whose action is to look)."""
-    if stage.figure is None or (before and not isinstance(stage.action, (Look, Move))):
+    """The stage's chart (before the guess only when there is nothing left to do but look,
+    or a slider to move)."""
+    if stage.figure is None or (before and not (stage.action.done(lab)
+                                                or isinstance(stage.action, Move))):
         return
     fig = stage.figure(lab)
     if fig is not None:

@@ -75,8 +75,9 @@ def act(page, n, k, action):
             settle(page)
 
 
-@pytest.mark.parametrize("n, width, height", [(2, 1280, 800), (4, 1024, 768)],
-                         ids=["lesson2-1280x800", "lesson4-1024x768"])
+@pytest.mark.parametrize("n, width, height", [(n, w, h) for n in (2, 4)
+                                               for w, h in ((1280, 800), (1024, 768))],
+                         ids=lambda v: str(v))
 def test_a_whole_lesson_answered_right(server, browser, n, width, height):
     lesson = LESSONS[n - 1]
     lab = Lab.preset(lesson)
@@ -88,6 +89,8 @@ def test_a_whole_lesson_answered_right(server, browser, n, width, height):
     SHOTS.mkdir(parents=True, exist_ok=True)
     for k, stage in enumerate(lesson.stages, start=1):
         wait_text(page, f"Stage {k} of {len(lesson.stages)}")
+        shot = str(SHOTS / f"lesson{n}_stage{k}_{width}x{height}")
+        page.screenshot(path=f"{shot}_question.png")
         acted = stage.action.done(lab)   # e.g. a stage that reads the run of the one before
         stage.action.perform(lab)
         expected = stage.reveal(lab)
@@ -97,15 +100,14 @@ def test_a_whole_lesson_answered_right(server, browser, n, width, height):
         wait_text(page, "Right.")
         assert page.get_by_text("Not this time.").count() == 0
         no_exception(page)
-        page.screenshot(path=str(SHOTS / f"lesson{n}_stage{k}_{width}x{height}.png"),
-                        full_page=True)
+        page.get_by_text("Right.").first.scroll_into_view_if_needed()
+        page.screenshot(path=f"{shot}_reveal.png")
         assert f"stage={k}" in page.url and f"lesson={n}" in page.url
         if k < len(lesson.stages):
             keyed(page, "lesson_next").locator("button").click()
     wait_text(page, f"End of lesson {n}")
     page.reload()
     wait_text(page, f"Stage {len(lesson.stages)} of {len(lesson.stages)}")
-    page.screenshot(path=str(SHOTS / f"lesson{n}_reloaded_{width}x{height}.png"), full_page=True)
     wait_text(page, "Right.")   # the reloaded link lands on the same stage, run and guess
     no_exception(page)
     page.close()

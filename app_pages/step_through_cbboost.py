@@ -10,8 +10,8 @@ from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.mincq import mincq_on_history
 from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
 from cbviz.export import table_csv
-from cbviz.ui import runs, state
-from cbviz.ui.controls import param_widget
+from cbviz.ui import hide, runs, state
+from cbviz.ui.controls import param_widget, stored_params
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
 from cbviz.ui.sidebar import apply_settings, require_problem
@@ -46,22 +46,27 @@ spec = ALGORITHMS[page["algorithm"]]  # the selector below writes here before a 
 st.title(f"Step through {spec.name}")
 st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
-c_algo, c_iter, c_speed = st.columns([2, 1, 2])
-algorithm = c_algo.selectbox("Algorithm", list(ALGORITHMS),
-                             format_func=lambda k: ALGORITHMS[k].name,
-                             **state.bind(STORE, "algorithm", "step_algorithm"))
-if spec.iterative:
-    max_iter = c_iter.number_input("Max iterations", 1, 5000,
-                                   **state.bind(STORE, "max_iter", "step_max_iter"))
-    speed = c_speed.select_slider("Play speed (seconds per step)", runs.SPEEDS,
-                                  **state.bind(STORE, "speed", "step_speed"))
+if hide.hidden("algorithm"):  # a class link chose them: the stored values, no controls
+    algorithm, max_iter, speed = page["algorithm"], page["max_iter"], page["speed"]
+    max_iter, speed = (max_iter, speed) if spec.iterative else (1, None)
+    params = stored_params(spec, algorithm)
 else:
-    max_iter, speed = 1, None
+    c_algo, c_iter, c_speed = st.columns([2, 1, 2])
+    algorithm = c_algo.selectbox("Algorithm", list(ALGORITHMS),
+                                 format_func=lambda k: ALGORITHMS[k].name,
+                                 **state.bind(STORE, "algorithm", "step_algorithm"))
+    if spec.iterative:
+        max_iter = c_iter.number_input("Max iterations", 1, 5000,
+                                       **state.bind(STORE, "max_iter", "step_max_iter"))
+        speed = c_speed.select_slider("Play speed (seconds per step)", runs.SPEEDS,
+                                      **state.bind(STORE, "speed", "step_speed"))
+    else:
+        max_iter, speed = 1, None
 st.markdown(f"**{spec.name}** ({spec.paper}) {spec.description}. It minimizes: "
             f"*{spec.objective}*.")
-params = {}
-if spec.params:
-    cols = st.columns(min(4, len(spec.params)))
+if not hide.hidden("algorithm"):
+    params = {}
+    cols = st.columns(min(4, len(spec.params))) if spec.params else []
     for i, p in enumerate(spec.params):
         with cols[i % len(cols)]:
             if p.active(params):
@@ -188,9 +193,12 @@ def show():
                    "blue: vote for −1) with the training and test points; the dashed line is "
                    "the voter chosen at this iteration.")
     charts = available_charts(frame, t, w, M)
-    chosen = st.pills("Charts", list(charts), selection_mode="multi",
-                      **state.bind(STORE, "charts", "step_charts"),
-                      help="only the charts chosen here are drawn (each costs time per step)")
+    if hide.hidden("advanced"):
+        chosen = page["charts"]
+    else:
+        chosen = st.pills("Charts", list(charts), selection_mode="multi",
+                          **state.bind(STORE, "charts", "step_charts"),
+                          help="only the charts chosen here are drawn (each costs time per step)")
     chosen = [c for c in charts if c in (chosen or [])]
     if "Risk bounds" in chosen:
         live_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds")
@@ -203,7 +211,7 @@ def show():
             live_chart(build(), key=f"step_fig_{name}")
             with st.expander("What is this?"):
                 st.markdown(text)
-    if algorithm == "cbboost":
+    if algorithm == "cbboost" and not hide.hidden("advanced"):
         other_rule(frame, t)
         mincq_beside(frame, t)
     if "Voters table" in chosen:
@@ -440,4 +448,5 @@ st.fragment(panel)()
 if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
     with st.expander("The data"):
         data_overview()
-export()
+if not hide.hidden("export"):
+    export()

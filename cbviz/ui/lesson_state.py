@@ -164,7 +164,10 @@ def class_link(base, n, stage, parts):
     """The URL that opens lesson ``n`` at ``stage`` with ``parts`` hidden."""
     from urllib.parse import urlencode
     lesson = LESSONS[n - 1]
-    query = {**Settings.from_link(lesson.settings)[0].to_dict(), "lesson": n, "stage": stage}
+    defaults = Settings().to_dict()   # a link's missing settings are the defaults: a short
+    query = {k: v for k, v in Settings.from_link(lesson.settings)[0].to_dict().items()
+             if v != defaults[k]}         # link, a QR code a projector shows legibly
+    query.update(lesson=n, stage=stage)
     if parts:
         query["hide"] = ",".join(parts)
     return f"{base.split('?')[0]}?{urlencode({k: str(v) for k, v in query.items()})}"

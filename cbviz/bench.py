@@ -51,7 +51,8 @@ from .voters import ENGINE_THREADS, StumpPool, as_operator, use_engine_threads
 
 __all__ = ["ALGORITHM_COLUMNS", "ENGINE_COLUMNS", "ENGINE_POOLS", "FIG1_ALGORITHMS",
            "FIG1_COLUMNS", "QUICK_FIG1", "RATIO_COLUMNS", "SKLEARN_ADABOOST", "Fig1Config",
-           "Timing", "algorithm_table", "best_of", "best_run", "build_voters", "fig1", "fig1_T",
+           "Timing", "algorithm_table", "algorithm_targets", "best_of", "best_run",
+           "build_voters", "fig1", "fig1_T",
            "fig1_m", "fig1_n", "fig1_ratios", "format_algorithm_table", "format_fig1",
            "format_ratios", "main", "make_data", "measure", "read_table", "report", "sub_pool",
            "time_run", "time_sklearn_adaboost", "time_sklearn_hgb", "write_fig1"]
@@ -404,6 +405,37 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
     return table
 
 
+CQBOOST_AT = (10, 50, 100, 200)
+
+
+def algorithm_targets(table, m=11800, d=784, n_thresholds=10, seed=0, at=CQBOOST_AT):
+    """CqBoost's time per iteration at ``T`` in ``at`` and the KL pass, as ratios to one
+    CB-Boost iteration of :func:`algorithm_table`'s ``table`` (same data, same run).
+
+    One CqBoost run (the paper's mu and epsilon) to ``max(at)`` iterations: its time at ``T``
+    is the median of steps ``T-4 .. T`` (the restricted program has T columns).  Returns
+    lines of text with the issue's targets: iteration at the last T <= 3x the first, KL pass
+    <= 10 CB-Boost iterations.
+    """
+    X, y = make_data(m, d, seed)
+    H = build_voters(StumpPool(n_thresholds).fit(X), X, y)
+    steps = time_run(_factory("cqboost", max(at), H, y), H, y).steps
+    rows = table.set_index("algorithm")["seconds"]
+    cb, kl = rows[ALGORITHMS["cbboost"].name], rows[ALGORITHMS["klboost"].name]
+    lines, per = [], {}
+    for T in (T for T in at if T <= steps.size):
+        per[T] = float(np.median(steps[max(0, T - 5):T]))
+        lines.append(f"CqBoost iteration at T = {T:3d}: {per[T] * 1e3:8.2f} ms = "
+                     f"{per[T] / cb:6.2f} CB-Boost iterations")
+    if len(per) > 1:
+        first, last = min(per), max(per)
+        lines.append(f"{per[last] / per[first]:8.2f}x  CqBoost iteration at T = {last} / "
+                     f"T = {first} (target <= 3)")
+    lines.append(f"{kl / cb:8.2f}x  KL pass / CB-Boost iteration ({kl * 1e3:.2f} ms / "
+                 f"{cb * 1e3:.2f} ms; target <= 10)")
+    return lines
+
+
 def format_algorithm_table(table):
     """:func:`algorithm_table` as text: milliseconds, ratios to scikit-learn, then the notes."""
     show = pd.DataFrame({
@@ -714,6 +746,7 @@ def main(argv=None):
         print(f"Per-iteration time of every algorithm, m={args.m}, d={args.d}, "
               f"{args.thresholds} thresholds per feature + complements, seed={args.seed}")
         print(format_algorithm_table(table))
+        print("\n".join(algorithm_targets(table, args.m, args.d, args.thresholds, args.seed)))
     else:
         config = _fig1_config(args)
         tables = fig1(config)

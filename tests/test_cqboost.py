@@ -22,6 +22,7 @@ the tests accept any column whose edge is the largest up to 1e-12.  Fixed seeds 
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,7 +30,10 @@ from cvxopt import matrix, solvers
 from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, make_moons
 
+from cbviz import bench
 from cbviz.algorithms import ParameterError
+from cbviz.algorithms import cqboost
+from cbviz.algorithms.cq_master import solve_master
 from cbviz.algorithms.cqboost import CqBoost, example_weight_shares
 from cbviz.algorithms.qp import QPError
 from cbviz.voters import StumpPool
@@ -332,3 +336,120 @@ def test_unreachable_mu_gives_the_typed_error(moons):
     run = CqBoost(mu=largest).start(op, y).run()
     assert run.history[0].mu1 == pytest.approx(largest, abs=1e-12)
     assert np.mean(y * run.F) >= largest - 1e-9
+
+
+# --------------------------------------------------------------------------- frozen trajectories
+
+TRAJECTORIES = Path(__file__).parent / "data" / "cqboost_trajectories.npz"
+TRAJ_TOL = 1e-9
+
+
+def trajectory_problems():
+    """(name, dense H, y, mu, max_iter): the seeded problems whose trajectories were frozen.
+
+    moons and a breast-cancer sample (10 thresholds, to termination) and a bench-like
+    ``make_classification`` set at the paper's mu = 0.001 (40 columns)."""
+    X, y = make_moons(n_samples=300, noise=0.3, random_state=0)
+    yield ("moons", *stumps(X, y)[::2], 0.1, 500)
+    X, y = load_breast_cancer(return_X_y=True)
+    idx = np.random.default_rng(0).permutation(y.size)[:300]
+    yield ("cancer", *stumps(X[idx], y[idx])[::2], 0.3, 500)
+    X, y = bench.make_data(400, 12, seed=2)
+    yield ("bench", *stumps(X, y)[::2], 1e-3, 40)
+
+
+def trajectory(run):
+    """Per iteration: pick, objective, nu, beta, margins y F and weights (rows)."""
+    h = run.history
+    F = np.array([run.H.matvec(run.weights_at(r.iteration)) for r in h])
+    return {"index": np.array([r.index for r in h]),
+            "objective": np.array([r.objective for r in h]),
+            "nu": np.array([r.extra["nu"] for r in h]),
+            "beta": np.array([r.extra["beta"] for r in h]),
+            "margins": run.y * F,
+            "weights": np.array([run.weights_at(r.iteration) for r in h])}
+
+
+def polished(H, y, mu, index, weights, beta):
+    """The frozen optima made exact: on each frozen support F (and with the mu constraint
+    held as an equality where the frozen beta is positive), the equality-constrained KKT
+    system ``2 K_FF w_F + nu 1 - beta g_F = 0``, ``1^T w_F = 1`` (, ``g_F^T w_F = mu``) solved
+    by numpy.  The support leaves out frozen weights below 1e-8 (cvxopt's interior points
+    keep up to ~2e-10 on columns whose optimal weight is 0).  Returns the weights (rows) and
+    margins ``y H w``."""
+    m = y.size
+    W = np.zeros_like(weights)
+    for t in range(index.size):
+        F = index[:t + 1][weights[t, index[:t + 1]] > 1e-8]
+        on_mu = beta[t] > 1e-9
+        f = F.size
+        A = np.zeros((f + 1 + on_mu, f + 1 + on_mu))
+        A[:f, :f] = 2.0 * H[:, F].T @ H[:, F] / m
+        A[:f, f] = A[f, :f] = 1.0
+        rhs = np.zeros(f + 1 + on_mu)
+        rhs[f] = 1.0
+        if on_mu:
+            A[:f, f + 1] = -H[:, F].T @ y / m
+            A[f + 1, :f] = H[:, F].T @ y / m
+            rhs[f + 1] = mu
+        W[t, F] = np.linalg.solve(A, rhs)[:f]
+    return W, y * (W @ H.T)
+
+
+@pytest.mark.parametrize("case", ["moons", "cancer", "bench"])
+def test_same_trajectories_as_before_the_warm_start(case):
+    """The run reproduces ``tests/data/cqboost_trajectories.npz``, frozen from cvxopt's cold
+    interior-point solves (commit d436d9e): the same picks, and mu2, nu, beta to 1e-9.  The
+    weights and margins equal the frozen optima made exact (:func:`polished`) to 1e-9 (measured
+    <= 1.4e-15); against the raw frozen ones they differ by up to 1.8e-9, cvxopt's own error (its
+    stationarity residual reaches 5e-10 at tolerances 1e-12, where the active-set solves
+    reach 2e-16), so that comparison is to 5e-9.  The optima are unique on these problems:
+    the support's columns and ``1`` are linearly independent."""
+    frozen = {k.split("/")[1]: v for k, v in np.load(TRAJECTORIES).items()
+              if k.startswith(f"{case}/")}
+    name, H, y, mu, max_iter = next(p for p in trajectory_problems() if p[0] == case)
+    got = trajectory(CqBoost(mu=mu, epsilon=1e-6, max_iter=max_iter).start(H, y).run())
+    np.testing.assert_array_equal(got["index"], frozen["index"])
+    for key in ("objective", "nu", "beta"):
+        np.testing.assert_allclose(got[key], frozen[key], rtol=0, atol=TRAJ_TOL, err_msg=key)
+    exact = dict(zip(("weights", "margins"),
+                     polished(H, y, mu, frozen["index"], frozen["weights"], frozen["beta"])))
+    for key in ("weights", "margins"):
+        np.testing.assert_allclose(got[key], exact[key], rtol=0, atol=TRAJ_TOL, err_msg=key)
+        np.testing.assert_allclose(got[key], frozen[key], rtol=0, atol=5 * TRAJ_TOL,
+                                   err_msg=key)
+
+
+def test_cold_fallback_gives_the_same_run(moons, monkeypatch):
+    """When the active-set method runs out of solves (degenerate cycling), cvxopt's cold
+    solve takes over and hands its working set to the next warm start: same picks, weights
+    to cvxopt's accuracy."""
+    H, op, y = moons
+    warm = CqBoost(mu=0.1, max_iter=12).start(op, y).run()
+    monkeypatch.setattr(cqboost, "_MAX_SOLVES", -10**6)     # no active-set solve allowed
+    cold = CqBoost(mu=0.1, max_iter=12).start(op, y).run()
+    assert cold.chosen == warm.chosen
+    np.testing.assert_allclose(cold.weights, warm.weights, rtol=0, atol=1e-8)
+    assert cold.nu == pytest.approx(warm.nu, abs=1e-9)
+
+
+def test_singular_working_set_is_solved_by_least_squares():
+    """Two voters and their complements all free: the KKT system is singular (f is flat
+    along (1, 1, -1, -1)), consistent, and its least-squares optimum satisfies the KKT
+    conditions of the program to round-off."""
+    rng = np.random.default_rng(3)
+    y = rng.choice([-1.0, 1.0], size=50)
+    h1, h2 = (np.where(rng.random(50) < p, y, -y) for p in (0.8, 0.7))
+    H = np.column_stack([h1, -h1, h2, -h2])
+    m = y.size
+    K, g = H.T @ H / m, H.T @ y / m
+    mu = 0.05
+    w0 = np.array([1.0, 0.0, 0.0, 0.0])
+    sol = solve_master(K, g, mu, w0, np.ones(4, dtype=bool), False, max_iter=50)
+    w = sol.w
+    assert np.all(w >= 0) and w.sum() == pytest.approx(1.0, abs=1e-14)
+    assert g @ w >= mu - 1e-14
+    xi = 2 * K @ w + sol.nu - sol.beta * g
+    assert np.max(np.abs(xi[w > 0])) <= 1e-13 and xi.min() >= -1e-13 and sol.beta >= 0
+    obj, _ = restricted_scipy(H, y, np.arange(4), mu)
+    assert w @ K @ w == pytest.approx(obj, abs=OBJ_TOL)

@@ -28,16 +28,23 @@ epsilon of the optimum over the whole pool.
 The restricted program is solved with ``gamma`` eliminated, ``minimize w^T K w`` with
 ``K = H_S^T H_S / m`` (size |S|, not m + |S|): its multipliers of ``1^T w = 1`` and
 ``g_S^T w >= mu`` are exactly ``nu`` and ``beta`` above (the stationarity conditions
-coincide), and ``alpha`` follows from ``gamma = diag(y) H_S w``.
+coincide), and ``alpha`` follows from ``gamma = diag(y) H_S w``.  ``K`` grows by one row and
+column per step (one product of the new column with the chosen ones, ``O(m |S|)``), and the
+program is re-solved from the previous optimum and its active set
+(:func:`~cbviz.algorithms.cq_master.solve_master`), with cvxopt as the fallback should the
+active-set method cycle; so a step's cost stays nearly flat in the number of columns.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .base import Run, _first_argmax, check_delta, check_int, check_real
+from .cq_master import MasterSolution, column_products, solve_master
 from .qp import _ZERO, check_mu, drop_tiny, solve_qp, unreachable_mu
 
 __all__ = ["CqBoost", "CqBoostRun", "example_weight_shares"]
+
+_MAX_SOLVES = 20   # active-set solves allowed per program: 20 + 2 |S|, then cvxopt
 
 
 def example_weight_shares(alpha, size):
@@ -69,7 +76,8 @@ class CqBoostRun(Run):
         m = self.y.size
         # a convex combination's first moment is at most the best column's, and the first
         # column chosen (uniform example weights) is that best column
-        self.largest_mu = float(self.H.rmatvec(self.y).max() / m)
+        self._g = self.H.rmatvec(self.y) / m   # g_k = mean(y h_k) of every column
+        self.largest_mu = float(self._g.max())
         if mu > self.largest_mu:
             raise unreachable_mu(mu, self.largest_mu, "CqBoost")
         self.alpha = np.full(m, 1.0 / m)   # example weights (Algorithm 1's initialization)
@@ -77,8 +85,13 @@ class CqBoostRun(Run):
         self.nu = None                     # multiplier of sum(w) = 1; none before a column
         self.beta = None                   # multiplier of mean(gamma) >= mu
         self.chosen: list[int] = []
-        self._YH = np.empty((m, 0))        # columns diag(y) H_S
-        self._K = np.empty((0, 0))         # H_S^T H_S / m
+        # columns diag(y) H_S (and spare room); +-1 voters (|h| <= 1 with sum h^2 = m) as int8
+        signs = bool(np.all(self.H.col_sq_sums == m))
+        self._YH = np.empty((m, 16), dtype=np.int8 if signs else float, order="F")
+        self._K = np.empty((16, 16))               # H_S^T H_S / m (and spare room)
+        self._w = np.zeros(0)                      # optimum of the last restricted program
+        self._free = np.zeros(0, dtype=bool)       # ... and its working set
+        self._on_mu = False
 
     def _advance(self):
         edges = self.H.rmatvec(self.y * self.alpha)
@@ -96,13 +109,11 @@ class CqBoostRun(Run):
             return None
         self._add_column(k)
         w, iterations = self._solve()
-        a = np.zeros(self.H.shape[1])
-        a[self.chosen] = w
-        self._set_weights(a)
+        t = len(self.chosen)
         p, alpha = example_weight_shares(self.alpha, self._alpha_size)
         nz = p[p > 0]
-        return k, float(a[k]), {
-            "objective": float(w @ self._K @ w), "edge": edge,
+        return k, float(self._a[k]), {
+            "objective": float(w @ self._K[:t, :t] @ w), "edge": edge,
             "violation": np.nan if nu is None else edge - nu, "nu": self.nu, "beta": self.beta,
             "example_weight_entropy": float(-np.sum(nz * np.log(nz))),
             "example_weight_max": float(p.max()),
@@ -110,32 +121,57 @@ class CqBoostRun(Run):
             "solver_iterations": iterations}
 
     def _add_column(self, k):
-        m = self.y.size
-        c = self.y * self.H.column(k)
-        cross = self._YH.T @ c / m
-        t = len(self.chosen)
-        K = np.empty((t + 1, t + 1))
-        K[:t, :t] = self._K
-        K[:t, t] = K[t, :t] = cross
-        K[t, t] = c @ c / m
-        self._K = K
-        self._YH = np.column_stack([self._YH, c])
+        """Append column k to diag(y) H_S and K (buffers doubled when full)."""
+        m, t = self.y.size, len(self.chosen)
+        if t == self._K.shape[0]:
+            YH, K = self._YH, self._K
+            self._YH = np.empty((m, 2 * t), dtype=YH.dtype, order="F")
+            self._YH[:, :t] = YH
+            self._K = np.empty((2 * t, 2 * t))
+            self._K[:t, :t] = K
+        self._YH[:, t] = self.y * self.H.column(k)
+        c = self._YH[:, t]
+        cross = np.empty(t + 1)
+        column_products(self._YH, t + 1, c, cross)
+        self._K[:t + 1, t] = self._K[t, :t + 1] = cross / m
         self.chosen.append(k)
 
     def _solve(self):
-        """Restricted program; updates alpha, nu, beta; returns (w, solver iterations)."""
-        m, t = self._YH.shape
-        g = self._YH.mean(axis=0)
-        sol = solve_qp(2.0 * self._K, np.zeros(t), np.vstack([-np.eye(t), -g[None, :]]),
+        """Restricted program; sets the vote, alpha, nu, beta; returns (w, solver iterations).
+
+        Warm start: the last optimum with the new column at 0 is feasible, and the new
+        column is free at once (its bound's multiplier ``nu - edge`` is negative: it was
+        chosen for violating the dual constraint).
+        """
+        m, t = self.y.size, len(self.chosen)
+        K, g = self._K[:t, :t], self._g[self.chosen]
+        w0 = np.append(self._w, 0.0) if t > 1 else np.ones(1)
+        free0 = np.append(self._free, True)
+        sol = solve_master(K, g, self.mu, w0, free0, self._on_mu, max_iter=_MAX_SOLVES + 2 * t)
+        if sol is None:
+            sol = self._solve_cold(K, g)
+        w = sol.w
+        self._w, self._free, self._on_mu = w, sol.free, sol.on_mu
+        self.nu, self.beta = sol.nu, sol.beta
+        a = np.zeros(self.H.shape[1])
+        a[self.chosen] = w
+        self._set_weights(a)
+        gamma = self.y * self.F   # the margins diag(y) H_S w
+        self.alpha = (self.beta - 2.0 * gamma) / m
+        self._alpha_size = (abs(self.beta) + 2.0 * np.abs(gamma)) / m   # alpha's terms
+        return w, sol.iterations
+
+    def _solve_cold(self, K, g):
+        """cvxopt's interior-point solution, as a working set for the next warm start."""
+        t = g.size
+        sol = solve_qp(2.0 * K, np.zeros(t), np.vstack([-np.eye(t), -g[None, :]]),
                        np.concatenate([np.zeros(t), [-self.mu]]), np.ones((1, t)), [1.0],
                        what=f"CqBoost's restricted program on {t} columns (mu={self.mu:g})",
                        hint="try a smaller mu or a larger epsilon")
         w = drop_tiny(sol.x)
-        self.nu, self.beta = float(sol.y[0]), float(sol.z[-1])
-        gamma = self._YH @ w
-        self.alpha = (self.beta - 2.0 * gamma) / m
-        self._alpha_size = (abs(self.beta) + 2.0 * np.abs(gamma)) / m   # alpha's terms
-        return w, sol.iterations
+        beta = float(sol.z[-1])
+        return MasterSolution(w, float(sol.y[0]), beta, w > 0, beta > _ZERO * abs(sol.y[0]),
+                              sol.iterations)
 
 
 class CqBoost:

@@ -130,7 +130,7 @@ class KLBoostRun(Run):
         self._rng = np.random.default_rng(random_state)
         self._z_sq = self.H.col_sq_sums[:self._n]  # sum_i (y_i h_k(x_i))^2
         self._stumps = None
-        if isinstance(self.H, StumpOperator):   # bins, threshold ranks and signs of the direct voters
+        if isinstance(self.H, StumpOperator):   # bins, threshold ranks, signs of direct voters
             slot, rank = self.H._slot_rank(np.arange(self._n))
             self._stumps = (self.H._codes, slot.astype(np.int64), rank.astype(np.int64),
                             np.ascontiguousarray(self.H.sign[:self._n], dtype=float))

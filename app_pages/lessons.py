@@ -116,6 +116,8 @@ def reveal_box(stage, lab, guess):
         st.warning(f"**Not this time.** Your guess: {md(guess)}. Your run says: {md(answer)}.",
                    icon=":material/lightbulb:")
     st.markdown(rv.text)
+    if stage.formula:
+        st.latex(stage.formula)
     st.caption(f"Source: {rv.source}")
 
 

@@ -113,6 +113,22 @@ def test_rules_reveals_count_the_different_picks(labs):
     assert len(ex.history) == rules.ITERATIONS
 
 
+def test_the_exhaustive_score_is_the_gradient_score_over_the_correlation_factor(labs):
+    """The identity lesson 3's reveal states: S = g^2 / (nu(F)^2 nu(h) (1 - rho^2))."""
+    lab, _ = labs["rules"]
+    run = lab.results["rules"]["ex"]
+    m, y = run.y.size, run.y
+    for rec in run.history[1:]:
+        F = run.H.matvec(run.weights_at(rec.iteration - 1))
+        for k in (rec.candidates.exhaustive_pick, rec.candidates.gradient_pick):
+            h = run.H.column(k)
+            nu_F, nu_h, tau = F @ F / m, h @ h / m, F @ h / m
+            g = (y @ h / m) * nu_F - (y @ F / m) * tau
+            rho = tau / math.sqrt(nu_F * nu_h)
+            assert rec.candidates.decrease[k] == pytest.approx(
+                g ** 2 / (nu_F ** 2 * nu_h * (1 - rho ** 2)), rel=1e-9)
+
+
 def test_pac_bound_reveals_recompute_the_bound_from_its_definition(labs):
     lab, reveals = labs["pac-bounds"]
     m, delta = lab.run.y.size, lab.settings.delta

@@ -636,7 +636,8 @@ def pick_correlations(run):
     rule), the voter the gradient rule would have taken from the same vote, whether they
     differ, each pick's exact C-bound decrease, and each pick's correlation with the vote,
     ``rho(h) = tau(F, h) / sqrt(nu(F) nu(h))`` (the cosine of h and F on the sample).  The
-    exhaustive score is the gradient score squared times ``1 / (nu(F) nu(h) (1 - rho^2))``,
+    exhaustive score is ``g^2 / (nu(F)^2 nu(h) (1 - rho^2))`` with ``g = gamma(h) nu(F) -
+    gamma(F) tau(F, h)`` the gradient rule's score,
     so it favours voters correlated with the vote.
     """
     rows = []

@@ -154,8 +154,8 @@ class Compute:
 class Stage:
     """One stage: ``do`` (what to do, markdown), the question asked before, the action, the
     reveal computed after (``reveal(lab) -> Reveal``), the glossary ``symbols`` it uses
-    (keys of :data:`cbviz.glossary.GLOSSARY`) and the figure to look at
-    (``figure(lab) -> plotly Figure or None``)."""
+    (keys of :data:`cbviz.glossary.GLOSSARY`), the figure to look at
+    (``figure(lab) -> plotly Figure or None``) and the formula behind the reveal (KaTeX)."""
 
     title: str
     do: str
@@ -164,6 +164,7 @@ class Stage:
     reveal: Callable
     symbols: tuple = ()
     figure: Callable | None = None
+    formula: str = ""   # the stage's formula (KaTeX), shown with the reveal
 
 
 @dataclass(frozen=True)

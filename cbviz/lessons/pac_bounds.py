@@ -140,21 +140,40 @@ LESSON = Lesson(
         Stage("Empirical or guaranteed",
               f"Step until the vote has **{EARLY} voters**.",
               Question(f"At iteration {EARLY}, which is larger?", LARGER),
-              Step(EARLY), reveal_larger, ("C", "mu", "KL", "m", "delta"), _figure),
+              Step(EARLY), reveal_larger, ("C", "mu", "KL", "m", "delta"), _figure,
+              formula=(r"1 - \frac{\max(0,\, \mu_1 - \epsilon_1)^2}{\min(1,\, \mu_2 +"
+                       r" \epsilon_2)},\quad \epsilon_1 = \sqrt{\tfrac{2}{m}\big(\mathrm{KL} +"
+                       r" \ln\tfrac{4\sqrt m}{\delta}\big)},\quad \epsilon_2 ="
+                       r" \sqrt{\tfrac{2}{m}\big(2\,\mathrm{KL} + \ln\tfrac{4\sqrt"
+                       r" m}{\delta}\big)}")),
         Stage("Twenty voters",
               f"Step until the vote has **{LATE} voters** (the empirical C-bound falls at every "
               "step).",
               Question(f"From iteration {EARLY} to {LATE}, the PAC-Bayes C-bound…", MOVES),
-              Step(LATE), reveal_move, ("C", "mu", "KL"), _figure),
+              Step(LATE), reveal_move, ("C", "mu", "KL"), _figure,
+              formula=(r"1 - \frac{\max(0,\, \mu_1 - \epsilon_1)^2}{\min(1,\, \mu_2 +"
+                       r" \epsilon_2)},\quad \epsilon_1 = \sqrt{\tfrac{2}{m}\big(\mathrm{KL} +"
+                       r" \ln\tfrac{4\sqrt m}{\delta}\big)},\quad \epsilon_2 ="
+                       r" \sqrt{\tfrac{2}{m}\big(2\,\mathrm{KL} + \ln\tfrac{4\sqrt"
+                       r" m}{\delta}\big)}")),
         Stage("What drives it",
               "The PAC-Bayes C-bound depends on μ₁, μ₂, KL(Q‖P), m and δ; m and δ did not "
               "change.",
               Question("Which input's move changed it the most?", tuple(DRIVERS.values())),
-              Look(), reveal_driver, ("mu", "KL", "m", "delta"), _figure),
+              Look(), reveal_driver, ("mu", "KL", "m", "delta"), _figure,
+              formula=(r"1 - \frac{\max(0,\, \mu_1 - \epsilon_1)^2}{\min(1,\, \mu_2 +"
+                       r" \epsilon_2)},\quad \epsilon_1 = \sqrt{\tfrac{2}{m}\big(\mathrm{KL} +"
+                       r" \ln\tfrac{4\sqrt m}{\delta}\big)},\quad \epsilon_2 ="
+                       r" \sqrt{\tfrac{2}{m}\big(2\,\mathrm{KL} + \ln\tfrac{4\sqrt"
+                       r" m}{\delta}\big)}")),
         Stage("The tightest bound",
               "Press **Step** (or **To the end**) until the run stops.",
               Question("Which of the four PAC-Bayes bounds is the tightest at the end?",
                        tuple(bounds.PAC_BOUNDS.values())),
-              Step(100), reveal_tightest, ("r", "d", "e", "KL", "delta"), _figure),
+              Step(100), reveal_tightest, ("r", "d", "e", "KL", "delta"), _figure,
+              formula=(r"\text{tandem: } 4\,\mathrm{kl}^{-1}\Big(e,\ \frac{2\,\mathrm{KL} +"
+                       r" \ln(2\sqrt m/\delta)}{m}\Big), \qquad \text{first order: }"
+                       r" 2\,\mathrm{kl}^{-1}\Big(r,\ \frac{\mathrm{KL} +"
+                       r" \ln(\xi(m)/\delta)}{m}\Big)")),
     ),
 )

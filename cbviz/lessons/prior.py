@@ -157,11 +157,16 @@ LESSON = Lesson(
               f"{ITERATIONS} iterations.",
               Question("Will the tightest bound be higher or lower?", MOVES),
               Compute("held_out", "Build the voters from a held-out part"), reveal_move,
-              ("P", "m", "KL"), _figure),
+              ("P", "m", "KL"), _figure,
+              formula=(r"\text{with probability} \ge 1 - \delta \text{ over } S \sim D^m: \text{"
+                       r" bound}\big(\hat r_S(Q), \mathrm{KL}(Q\|P), m, \delta\big) \text{ for"
+                       r" all } Q, \text{ if } P \text{ does not depend on } S")),
         Stage("Where the price comes from", "Each bound depends on m, KL(Q‖P) and the vote's "
                                             "empirical risks.",
               Question("Which input's change moved the bound the most?", tuple(CAUSES.values())),
-              Look(), reveal_cause, ("m", "KL", "r", "d", "e"), _figure),
+              Look(), reveal_cause, ("m", "KL", "r", "d", "e"), _figure,
+              formula=(r"\text{tandem: } 4\,\mathrm{kl}^{-1}\Big(e,\ \frac{2\,\mathrm{KL} +"
+                       r" \ln(2\sqrt m/\delta)}{m}\Big)")),
         Stage("And the test error", "The test examples are the same in both runs.",
               Question("With the held-out prior part, the test error is…", MOVES),
               Look(), reveal_test, (), _figure),

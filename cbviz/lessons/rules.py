@@ -69,9 +69,11 @@ def reveal_correlation(lab):
     text = (f"Where the rules differ, the exhaustive pick's correlation with the vote averages "
             f"ρ = **{fmt(re, 2)}**, the gradient pick's **{fmt(rg, 2)}**; the exhaustive pick "
             f"is the more correlated at {higher} of these {len(differ)} steps. Why: the "
-            "exhaustive score is the gradient score squared times 1/(ν(F)ν(h)(1 − ρ²)). That "
-            "factor grows as h lines up with F: a voter close to the vote can take a long step "
-            "before the C-bound turns back up; the gradient rule sees only the slope at α = 0.")
+            "exhaustive score is S = g²/(ν(F)²ν(h)(1 − ρ²)), where g = γ(h)ν(F) − γ(F)τ(F,h) "
+            "is the gradient rule's score. The factor 1/(1 − ρ²) grows as h lines up with F "
+            "(and ν(h) = 1 for every ±1 voter): a voter close to the vote can take a long "
+            "step before the C-bound turns back up; the gradient rule sees only the slope at "
+            "α = 0.")
     return Reveal(answer, text, {"rho_exhaustive": re, "rho_gradient": rg, "higher": higher},
                   f"{PAPER}, Property 1 and Appendix B")
 
@@ -121,22 +123,28 @@ LESSON = Lesson(
               "voter).",
               Question("After 20 iterations, which rule has the lower empirical C-bound?",
                        LOWER),
-              Compute("rules", "Run both rules"), reveal_lower, ("C",), _figure),
+              Compute("rules", "Run both rules"), reveal_lower, ("C",), _figure,
+              formula=(r"\text{exhaustive: } \arg\max_h S_h, \qquad \text{gradient: } \arg\max_h"
+                       r" g_h,\quad g_h = \gamma(h)\nu(F) - \gamma(F)\tau(F,h)")),
         Stage("How often they disagree",
               "Look at the markers: at each step, would the gradient rule have taken the same "
               "voter from the exhaustive run's vote?",
               Question(f"At how many of the {ITERATIONS - 1} steps after the first do the two "
                        "rules pick different voters?", low=0, high=ITERATIONS - 1, step=1,
                        tolerance=2),
-              Look(), reveal_count, ("S",), _figure),
+              Look(), reveal_count, ("S",), _figure,
+              formula=r"S_h = \frac{g_h^2}{\nu(F)\big(\nu(F)\nu(h) - \tau(F,h)^2\big)}"),
         Stage("Which pick is closer to the vote",
               "Think of ρ, the correlation of a candidate voter with the current vote F.",
               Question("Where they differ, whose pick is the more correlated with the vote?",
                        RULES),
-              Look(), reveal_correlation, ("rho", "tau", "nu"), _figure),
+              Look(), reveal_correlation, ("rho", "tau", "nu"), _figure,
+              formula=(r"S_h = \frac{g_h^2}{\nu(F)^2\,\nu(h)\,(1 - \rho_h^2)},\qquad \rho_h ="
+                       r" \frac{\tau(F,h)}{\sqrt{\nu(F)\nu(h)}}")),
         Stage("Which pick lowers C more",
               "Compare the two picks' exact decreases at the steps where they differ.",
               Question("Whose pick lowers the C-bound more at that step?", RULES),
-              Look(), reveal_decrease, ("S", "C"), _figure),
+              Look(), reveal_decrease, ("S", "C"), _figure,
+              formula=r"S_{\text{exhaustive}} = \max_h S_h \ge S_{\text{gradient}}"),
     ),
 )

@@ -124,6 +124,7 @@ LESSON = Lesson(
         Stage("Distance to the prior", "The PAC-Bayes bounds pay KL(Q‖P) for a posterior far "
                                        "from the uniform prior.",
               Question("Which vote is the closest to the uniform prior (smallest KL)?", CHOICES),
-              Look(), reveal_kl, ("KL", "Q", "P"), _figure),
+              Look(), reveal_kl, ("KL", "Q", "P"), _figure,
+              formula=r"\mathrm{KL}(Q\|P) = \ln n + \sum_k Q_k \ln Q_k \in [0, \ln n]"),
     ),
 )

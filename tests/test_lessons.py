@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import lone_and_threaded
 
 from cbviz import bounds
 from cbviz.lessons import LESSONS, Lab, LessonError, Question, fmt, lesson
@@ -204,3 +205,24 @@ def test_the_explorer_lesson_reads_the_student_s_point():
     rv = les.stages[0].reveal(lab)
     assert rv.answer == pytest.approx(1 - 0.6 ** 2 / 0.5)
     assert "d ≥ r" in rv.text
+
+
+def test_lessons_are_shared_read_only_and_walk_the_same_on_several_threads():
+    """The lessons are module globals every session reads: walking them on threads at once
+    gives the lone walks' reveals and leaves them unchanged."""
+    with pytest.raises(TypeError):
+        LESSONS[0].explorer["d"] = 0.4
+    with pytest.raises(TypeError):
+        LESSONS[1].settings["toy"] = "xor"
+
+    def work(i):
+        les = LESSONS[i % 3]
+        lab = Lab.preset(les)
+        texts = []
+        for stage in les.stages:
+            stage.action.perform(lab)
+            texts.append(stage.reveal(lab).text)
+        return texts
+    lone, threaded, errors = lone_and_threaded(work)
+    assert not errors and threaded == lone
+    assert LESSONS[0].explorer == {"r": 0.3, "d": 0.1}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Callable
 
 from ..algorithms.registry import make_algorithm
@@ -189,17 +190,15 @@ class Lesson:
     computations: dict = field(default_factory=dict)
     claims: Callable | None = None
 
+    def __post_init__(self):   # shared by every session: read-only mappings
+        for name in ("settings", "params", "explorer", "computations"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+
     def stage(self, k):
         """Stage ``k`` (numbered from 1)."""
         if not 1 <= k <= len(self.stages):
             raise LessonError(f"stage must be in [1, {len(self.stages)}]; got {k}")
         return self.stages[k - 1]
-
-    def link(self):
-        """The query parameters of the lesson's settings and run (the link's own keys)."""
-        values = {**self.settings, "algorithm": self.algorithm, "max_iter": self.max_iter,
-                  **self.params}
-        return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in values.items()}
 
     def make_run(self, problem, delta):
         """A fresh run of the lesson's algorithm on ``problem``."""

@@ -200,6 +200,12 @@ class Lesson:
             raise LessonError(f"stage must be in [1, {len(self.stages)}]; got {k}")
         return self.stages[k - 1]
 
+    def link(self):
+        """The query parameters of the lesson's settings and run (the link's own keys)."""
+        values = {**self.settings, "algorithm": self.algorithm, "max_iter": self.max_iter,
+                  **self.params}
+        return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in values.items()}
+
     def make_run(self, problem, delta):
         """A fresh run of the lesson's algorithm on ``problem``."""
         return make_algorithm(self.algorithm, self.max_iter, delta, **self.params).start(

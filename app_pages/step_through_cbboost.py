@@ -179,9 +179,7 @@ def show():
     status = f"**Iteration {t}** of {n}: C-bound {rec.c_bound:.4f}, train error {rec.train_error:.4f}"
     if rec.test_error is not None:
         status += f", test error {rec.test_error:.4f}"
-    key, value = bounds.tightest(rec)
-    status += (f"; tightest PAC-Bayes bound: {bounds.PAC_BOUNDS[key]} = {value:.4f} "
-               f"(δ = {settings.delta:g}); KL {rec.kl:.3f}")
+    status += f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {rec.kl:.3f}"
     st.markdown(status)
     if run.done:
         st.success(f"Stopped after {n} iteration{'s' * (n > 1)}: {run.stop_reason}.",

@@ -19,6 +19,7 @@ __all__ = [
     "c_bound_joint",
     "gibbs_risk", "disagreement", "joint_error", "kl_uniform", "kl_binary",
     "kl_sup", "kl_inf", "log_xi", "first_order_bound", "pac_bound_1", "PAC_BOUNDS", "tightest",
+    "tightest_phrase",
     "cqboost_c_bound", "tandem_bound", "bound_panel",
 ]
 
@@ -279,6 +280,15 @@ def tightest(values):
     an object with those attributes); ties go to the first listed."""
     get = values.get if isinstance(values, dict) else (lambda k: getattr(values, k))
     return min(((k, float(get(k))) for k in PAC_BOUNDS), key=lambda kv: kv[1])
+
+
+def tightest_phrase(values, digits=4):
+    """The tightest PAC-Bayes bound in words ("NAME = value"), or, when every bound of
+    :data:`PAC_BOUNDS` is 1 or more, that they are all vacuous (a risk bound of 1 says nothing)."""
+    key, value = tightest(values)
+    if value >= 1.0:
+        return "every PAC-Bayes bound is 1 or more: all four are vacuous here"
+    return f"tightest PAC-Bayes bound: {PAC_BOUNDS[key]} = {value:.{digits}f}"
 
 
 def bound_panel(M, kl, delta=0.05, scale=1.0):

@@ -540,3 +540,12 @@ def test_bound_panel_accepts_delta_one_and_returns_all_keys():
     p = B.bound_panel(np.array([0.5, 0.2, 1.0, -0.4]), 0.3, 1.0)
     assert set(p) == PANEL_KEYS
     assert all(isinstance(v, float) and math.isfinite(v) for v in p.values())
+
+
+def test_tightest_phrase_names_the_bound_or_says_all_are_vacuous():
+    values = {"pac_bound": 0.9, "first_order_bound": 0.4, "pac_bound_1": 0.7,
+              "tandem_bound": 0.5}
+    assert B.tightest_phrase(values) == (
+        f"tightest PAC-Bayes bound: {B.PAC_BOUNDS['first_order_bound']} = 0.4000")
+    vacuous = dict.fromkeys(values, 1.0)
+    assert "all four are vacuous" in B.tightest_phrase(vacuous)

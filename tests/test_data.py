@@ -562,3 +562,18 @@ def test_label_noise_flips_that_share_of_the_training_labels_only():
                               clean.y_train != noisy.y_train)
     with pytest.raises(data.DataError, match="label noise"):
         data.flip_labels(clean.y_train, 0.6)
+
+
+def test_random_bytes_without_nul_get_a_clear_message():
+    from cbviz import data
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        raw = rng.integers(1, 256, size=int(rng.integers(10, 5000)), dtype=np.uint8).tobytes()
+        for read in (data.load_csv, data.csv_columns):
+            try:   # anything but a DataError (csv.Error, UnicodeError...) fails the test
+                read(raw)
+            except data.DataError:
+                pass
+    raw = b"a,b,label\r\n1,2\r3,x\n" + bytes(range(1, 40)) * 20
+    with pytest.raises(data.DataError, match="does not read as a CSV table|line|parse"):
+        data.load_csv(raw)

@@ -193,12 +193,16 @@ def _parse_csv(text: str, head_only=False):
         delim = ","
     # with ; tab or | between fields, "0,13" is a number written with a decimal comma
     decimal = "," if delim != "," and _DECIMAL_COMMA.search(text[:65536]) else "."
-    rows = list(csv.reader(head, delimiter=delim))
-    fields = [f.strip() for f in rows[0]]
-    headerless = _first_row_is_data(rows, decimal)
-    _check_header(fields, headerless)
     body = "".join(head) if head_only else text
-    _check_widths(io.StringIO(body), delim, len(fields))
+    try:
+        rows = list(csv.reader(head, delimiter=delim))
+        fields = [f.strip() for f in rows[0]]
+        headerless = _first_row_is_data(rows, decimal)
+        _check_header(fields, headerless)
+        _check_widths(io.StringIO(body), delim, len(fields))
+    except csv.Error as err:  # e.g. a carriage return inside a field of a binary file
+        raise DataError(f"the file does not read as a CSV table ({str(err).split(' - ')[0]}); "
+                        "is it a text file with one example per line?") from None
     notes = [] if decimal == "." else ["numbers read with a decimal comma (fields separated "
                                        f"by {'tab' if delim == chr(9) else repr(delim)})"]
     try:

@@ -1,0 +1,191 @@
+"""A class on one machine: several Streamlit workers of the app behind Debian's nginx.
+
+``python -m cbviz.tools.serve --workers N --port P`` starts N workers on free local ports (all
+with one cookie secret, so a session that moves keeps valid upload tokens), writes
+``deploy/nginx.conf.template`` with their addresses into a private folder and runs nginx on
+port P in front of them: WebSockets proxied, sticky sessions by a cookie (see the template),
+a dead worker's students passed to the next worker.  Every 2 s the workers' health endpoints
+are asked and a change is printed.  Ctrl-C (or SIGTERM) stops nginx and every worker.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from .server import ROOT, _free_port, serve
+
+TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+MAX_BODY = "60m"  # the app's maxUploadSize (50 MB) and headroom
+
+
+class ServeError(RuntimeError):
+    """The proxy or a worker could not start (the message says which and why)."""
+
+
+@dataclass
+class Worker:
+    """One Streamlit process of the app: its local URL and process id."""
+
+    url: str
+    pid: int
+
+    @property
+    def address(self):
+        return self.url.split("//", 1)[1]
+
+    def healthy(self, timeout=2.0):
+        try:
+            with urllib.request.urlopen(self.url + "/_stcore/health", timeout=timeout) as r:
+                return r.read().strip() == b"ok"
+        except OSError:
+            return False
+
+    def kill(self):
+        """End the worker at once (SIGKILL), as a crash would."""
+        os.kill(self.pid, signal.SIGKILL)
+
+
+@dataclass
+class Class:
+    """A running class: the public URL (nginx), the workers and nginx's process."""
+
+    url: str
+    workers: list
+    nginx: subprocess.Popen
+    folder: Path
+
+    def worker_of(self, address):
+        """The worker whose local address (host:port) is ``address``, or None."""
+        return next((w for w in self.workers if w.address == address), None)
+
+
+def nginx_config(addresses, port, folder, host="0.0.0.0"):
+    """The text of the nginx configuration for workers at ``addresses`` (host:port)."""
+    servers = "\n".join(f"        server {a} max_fails=1 fail_timeout=10s;" for a in addresses)
+    fields = {"servers": servers, "listen": f"{host}:{port}", "prefix": str(folder),
+              "max_body": MAX_BODY}
+    lines = []
+    for line in TEMPLATE.read_text().splitlines():   # ${name} fields outside the comments;
+        if not line.lstrip().startswith("#"):        # nginx's own $variables stay as they are
+            for name, value in fields.items():
+                line = line.replace("${" + name + "}", value)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _start_nginx(config_text, folder):
+    if not Path(NGINX).exists():
+        raise ServeError(f"nginx not found ({NGINX}); install it: apt-get install nginx")
+    conf = folder / "nginx.conf"
+    conf.write_text(config_text)
+    check = subprocess.run([NGINX, "-t", "-q", "-c", str(conf), "-p", str(folder)],
+                           capture_output=True, text=True)
+    if check.returncode:
+        raise ServeError(f"nginx refused the configuration: {check.stderr.strip()[:500]}")
+    return subprocess.Popen([NGINX, "-c", str(conf), "-p", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_for(url, proc, seconds=30):
+    deadline = time.time() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            if proc.poll() is not None or time.time() > deadline:
+                raise ServeError(f"nginx did not answer on {url} (see "
+                                 f"{url and 'its error.log'})") from None
+            time.sleep(0.2)
+
+
+@contextmanager
+def serve_class(workers=2, port=None, host="127.0.0.1", script=ROOT / "app.py", options=()):
+    """Start ``workers`` app processes and nginx on ``port`` (default: a free one); yield the
+    :class:`Class`; stop everything on exit."""
+    if workers < 1:
+        raise ServeError(f"--workers must be at least 1; got {workers}")
+    port = port or _free_port()
+    secret = secrets.token_hex(32)
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cbviz-nginx-")))
+        folder.chmod(0o755)   # nginx's workers (another user when it runs as root) write here
+        env = {"STREAMLIT_SERVER_COOKIE_SECRET": secret}   # not settable on the command line
+        running = [stack.enter_context(serve(script, "--server.address", "127.0.0.1", *options,
+                                             env=env))
+                   for _ in range(workers)]
+        pool = [Worker(s.url, s.pid) for s in running]
+        nginx = _start_nginx(nginx_config([w.address for w in pool], port, folder, host),
+                             folder)
+        stack.callback(_stop, nginx)
+        url = f"http://127.0.0.1:{port}"
+        _wait_for(url, nginx)
+        yield Class(url, pool, nginx, folder)
+
+
+def _stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGQUIT)   # nginx: graceful stop
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def supervise(cls, period=2.0, log=print):
+    """Print each worker's health when it changes, until interrupted."""
+    state = {w.pid: True for w in cls.workers}
+    while cls.nginx.poll() is None:
+        for w in cls.workers:
+            up = w.healthy()
+            if up != state[w.pid]:
+                state[w.pid] = up
+                log(f"worker {w.address} (pid {w.pid}) is {'back' if up else 'down'}: "
+                    + ("" if up else "its students are passed to the other workers"))
+        time.sleep(period)
+    log("nginx stopped")
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python -m cbviz.tools.serve", description=__doc__.split(
+        "\n\n")[0])
+    p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1),
+                   help="app processes (default: one per core but one, left to nginx and the "
+                        "system)")
+    p.add_argument("--port", type=int, default=8501, help="public port of nginx")
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address nginx listens on (0.0.0.0: every interface)")
+    return p
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+    try:
+        with serve_class(args.workers, args.port, args.host) as cls:
+            print(f"cbviz: {len(cls.workers)} workers behind nginx on "
+                  f"http://{args.host}:{args.port} (Ctrl-C stops everything)", flush=True)
+            for w in cls.workers:
+                print(f"  worker {w.address} pid {w.pid}", flush=True)
+            supervise(cls)
+    except KeyboardInterrupt:
+        print("stopped", flush=True)
+    except ServeError as exc:
+        raise SystemExit(f"cbviz serve: {exc}") from None
+
+
+if __name__ == "__main__":
+    main()

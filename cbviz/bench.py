@@ -316,7 +316,7 @@ def _variants():
             yield spec.name, key, {}
 
 
-def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_voters=1000,
+def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_voters=None,
                     cqboost_iters=None, klboost_passes=3, repeat=3, budget=5.0):
     """Time per iteration of every registered algorithm and of scikit-learn's AdaBoost.
 
@@ -326,9 +326,11 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
     ``mu = 0.001``, ``epsilon = 1e-6``) and MinCq (``mu = 0.05``, or half its reach when 0.05
     is out of reach).  The caps, each stated in the row's ``note``:
 
-    * MinCq solves one dense program over every direct voter, so it runs on
-      :func:`sub_pool` (``mincq_voters`` evenly spaced direct voters and their complements);
-      ``mincq_voters=0`` skips it;
+    * MinCq solves one program over every direct voter (the whole pool by default, Gram-free
+      beyond 600 variables); ``mincq_voters`` runs it on :func:`sub_pool` (that many evenly
+      spaced direct voters and their complements), ``mincq_voters=0`` skips it; its note
+      gives the solver, its status, duality gap and KKT residual, and the solve's time in
+      CB-Boost iterations of this run;
     * one KL-regularized learner iteration is a pass over all voters: ``klboost_passes``
       passes;
     * CqBoost re-solves a program that grows with its iterations: ``cqboost_iters``
@@ -362,10 +364,11 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
             if not mincq_voters:
                 rows.append({**row, "note": "skipped (mincq_voters=0)"})
                 continue
-            Hk = sub_pool(H, min(mincq_voters, H.shape[1] // 2))
-            row["voters"] = Hk.shape[1]
-            row["note"] = (f"sub-pool: {Hk.shape[1] // 2} evenly spaced direct stumps + "
-                           "complements; ")
+            if mincq_voters is not None:
+                Hk = sub_pool(H, min(mincq_voters, H.shape[1] // 2))
+                row["voters"] = Hk.shape[1]
+                row["note"] = (f"sub-pool: {Hk.shape[1] // 2} evenly spaced direct stumps + "
+                               "complements; ")
         elif key == "klboost":
             row["unit"] = "per pass"
             row["note"] = f"{caps[key]} passes (klboost_passes); "
@@ -381,7 +384,11 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
         row.update(iterations=n, runs=runs, start_s=timing.start)
         if key == "mincq":
             row["seconds"] = timing.steps[0]
-            row["note"] += f"mu = {factory.mu:.4g}"
+            ex = timing.run.history[0].extra
+            row["note"] += (f"mu = {factory.mu:.4g}; {ex['solver']}: {ex['solver_status']}, "
+                            f"gap {ex['duality_gap']:.2e} (objective "
+                            f"{timing.run.history[0].objective:.6e}), KKT "
+                            f"{ex['kkt_residual']:.2e}; ")
         elif n >= 2:
             row["seconds"] = timing.steps[1:].mean()
         elif n == 1:
@@ -401,6 +408,12 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
                      seconds=per, note=f"features searched: {d}, every threshold"))
     table = pd.DataFrame(rows, columns=ALGORITHM_COLUMNS)
     table["vs_sklearn"] = table["seconds"] / per
+    cb = table.loc[table["algorithm"] == ALGORITHMS["cbboost"].name, "seconds"]
+    is_mincq = (table["key"] == "mincq") & table["seconds"].notna()
+    if cb.size and is_mincq.any():
+        table.loc[is_mincq, "note"] += (
+            f"one solve = {float(table.loc[is_mincq, 'seconds'].iloc[0] / cb.iloc[0]):.0f} "
+            "CB-Boost iterations")
     table["note"] = table["note"].str.rstrip("; ")
     return table
 
@@ -691,8 +704,8 @@ def _parser():
     al.add_argument("--iters", type=int, default=20, help="iterations per algorithm (>= 2)")
     al.add_argument("--thresholds", type=int, default=10, help="stump thresholds per feature")
     al.add_argument("--seed", type=int, default=0)
-    al.add_argument("--mincq-voters", type=int, default=1000,
-                    help="direct voters of MinCq's sub-pool (0: skip MinCq)")
+    al.add_argument("--mincq-voters", type=int, default=None,
+                    help="direct voters of MinCq's sub-pool (default: the whole pool; 0: skip)")
     al.add_argument("--cqboost-iters", type=int, default=None,
                     help="CqBoost's iterations (default: --iters)")
     al.add_argument("--klboost-passes", type=int, default=3,

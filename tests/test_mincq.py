@@ -29,8 +29,9 @@ from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, make_moons
 
 from cbviz.algorithms import CBBoost, ParameterError
-from cbviz.algorithms.mincq import (MAX_VARIABLES, MINCQ_ON_HISTORY_COLUMNS, MinCq,
-                                   mincq_on_history)
+from cbviz.algorithms import mincq as mincq_module
+from cbviz.algorithms.mincq import (CVXOPT_MAX_VARIABLES, MINCQ_ON_HISTORY_COLUMNS,
+                                    MemoryLimitError, MinCq, mincq_on_history)
 from cbviz.algorithms.qp import QPError, solve_qp
 from cbviz.voters import RBFPool, StumpPool
 
@@ -327,7 +328,8 @@ def test_solver_options_are_not_global(moons):
 @pytest.mark.parametrize("kwargs", [dict(mu=0), dict(mu=0.0), dict(mu=-0.1), dict(mu=1.5),
                                     dict(mu="0.1"), dict(mu=True), dict(mu=float("nan")),
                                     dict(form="uniform"), dict(form=None), dict(delta=0),
-                                    dict(delta=2.0)])
+                                    dict(delta=2.0), dict(solver="osqp"), dict(rtol=0),
+                                    dict(max_products=0)])
 def test_bad_parameters(kwargs):
     with pytest.raises(ParameterError):
         MinCq(**kwargs)
@@ -357,15 +359,23 @@ def test_unreachable_mu_gives_the_typed_error(moons, form):
     assert np.mean(y * run.F) == pytest.approx(largest * (1 - 1e-6), abs=EQ_TOL)
 
 
-def test_pool_too_large_for_a_dense_program():
+def test_no_variable_cap_but_a_memory_check(monkeypatch):
+    """The 2,000-variable cap is gone: a program over 2,001 direct voters starts (Gram-free
+    by default); one that would not fit in the available memory raises the typed error."""
     rng = np.random.default_rng(8)
     y = rng.choice([-1.0, 1.0], size=20)
-    Hd = rng.choice([-1.0, 1.0], size=(20, MAX_VARIABLES + 1))
+    Hd = rng.choice([-1.0, 1.0], size=(20, 2001))
     H = np.column_stack([Hd, -Hd])
     for form in ("quasi_uniform", "simplex"):
-        with pytest.raises(ParameterError, match="CqBoost"):
-            MinCq(mu=0.01, form=form).start(H, y)
-    MinCq(mu=0.01).start(H[:, np.r_[:MAX_VARIABLES, MAX_VARIABLES + 1:2 * MAX_VARIABLES + 1]], y)
+        run = MinCq(mu=0.01, form=form).start(H, y)
+        assert run.solver == "gram_free"
+    assert MinCq(mu=0.01).start(H[:, np.r_[:CVXOPT_MAX_VARIABLES, 2001:2001 + CVXOPT_MAX_VARIABLES]],
+                                y).solver == "cvxopt"
+    monkeypatch.setattr(mincq_module, "available_memory", lambda: 10**6)
+    for solver in ("cvxopt", "gram_free"):
+        with pytest.raises(MemoryLimitError, match="MiB are available") as info:
+            MinCq(mu=0.01, solver=solver).start(H, y)
+        assert isinstance(info.value, ParameterError) and info.value.needed > 10**6
 
 
 def test_quasi_uniform_needs_a_self_complemented_pool():

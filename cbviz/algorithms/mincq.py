@@ -37,17 +37,53 @@ import numpy as np
 import pandas as pd
 
 from .. import bounds
-from .base import ParameterError, Run, check_delta
+from .base import ParameterError, Run, check_delta, check_int, check_real
+from .mincq_precond import BlockPreconditioner
+from .mincq_sets import BoxHyperplane, SimplexHalfspace
+from .mincq_solver import minimize_second_moment
 from .qp import QPError, check_mu, drop_tiny, solve_qp, unreachable_mu
 
-__all__ = ["FORMS", "MAX_VARIABLES", "MINCQ_ON_HISTORY_COLUMNS", "MinCq", "MinCqRun", "mincq_on_history"]
+__all__ = ["CVXOPT_MAX_VARIABLES", "FORMS", "MINCQ_ON_HISTORY_COLUMNS", "SOLVERS",
+           "MemoryLimitError", "MinCq", "MinCqRun", "mincq_on_history"]
 
 FORMS = ("quasi_uniform", "simplex")
+SOLVERS = ("auto", "cvxopt", "gram_free")
 _HINT = "try a smaller mu, or remove duplicate voters from the pool"
-# the program is dense in all its variables (n' or n) and each interior-point iteration
-# factors a KKT system of about 3 times that size: ~10 s (quasi-uniform) to ~45 s (simplex)
-# at 2000 variables on one core, growing as the cube
-MAX_VARIABLES = 2000
+# "auto" solves programs up to this many variables with cvxopt (the reference: dense Gram
+# matrix, interior point, cost growing as the cube: ~10 s (quasi-uniform) to ~45 s (simplex)
+# at 2000 variables on one core) and larger ones Gram-free (mincq_solver)
+CVXOPT_MAX_VARIABLES = 600
+_GRAM_FREE_VECTORS = 60    # vectors of length m + n the Gram-free solver holds, generously
+
+
+class MemoryLimitError(ParameterError):
+    """A MinCq program would not fit in the memory available; ``needed`` and ``available``
+    are in bytes."""
+
+    def __init__(self, message, needed, available):
+        super().__init__(message)
+        self.needed, self.available = needed, available
+
+
+def available_memory():
+    """Bytes of memory available (``MemAvailable`` of /proc/meminfo), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def memory_needed(m, n, solver):
+    """Bytes a MinCq solve holds beyond the voter matrix: cvxopt's dense Gram matrix and KKT
+    system (``~ (n^2 + (3n)^2) * 8``), or the Gram-free solver's vectors and preconditioner
+    blocks (``~ (60 (m + n) + 3 * 32 n) * 8``)."""
+    if solver == "cvxopt":
+        return 8 * (n * n + (3 * n) ** 2 + m * n)
+    return 8 * (_GRAM_FREE_VECTORS * (m + n) + 3 * 32 * n)
 
 
 def check_form(form):
@@ -56,12 +92,48 @@ def check_form(form):
     return form
 
 
+def check_solver(solver):
+    if solver not in SOLVERS:
+        raise ParameterError(f"solver must be one of {SOLVERS}, got {solver!r}")
+    return solver
+
+
+class _Direct:
+    """The direct voters of a self-complemented operator with signed weights:
+    ``matvec(w) = H_d w`` (weight ``w_k > 0`` on voter k, ``-w_k`` on its complement) and
+    ``rmatvec(v) = H_d^T v``; stump attributes (for the preconditioner) of the direct half."""
+
+    def __init__(self, op, half):
+        self.op, self.half = op, half
+        self.shape = (op.shape[0], half)
+        for name in ("feature", "sign"):
+            value = getattr(op, name, None)
+            if value is not None:
+                setattr(self, name, np.asarray(value)[:half])
+
+    def matvec(self, w):
+        return self.op.matvec(np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)]))
+
+    def rmatvec(self, v):
+        return self.op.rmatvec(v)[:self.half]
+
+    def columns(self, idx):
+        return self.op.columns(idx)
+
+
+class _GramFreeSolution:
+    def __init__(self, objective, status, iterations):
+        self.objective, self.status, self.iterations = objective, status, iterations
+
+
 class MinCqRun(Run):
     """A MinCq run: one step solves the program, records the vote and stops (see :class:`MinCq`)."""
 
-    def __init__(self, H, y, H_test=None, y_test=None, *, mu, form, delta, describe):
+    def __init__(self, H, y, H_test=None, y_test=None, *, mu, form, delta, describe,
+                 solver="auto", rtol=1e-6, max_products=20000):
         super().__init__(H, y, H_test, y_test, max_iter=1, delta=delta, describe=describe)
         self.mu, self.form = check_mu(mu), check_form(form)
+        self.rtol, self.max_products = rtol, max_products
         m = self.y.size
         if form == "quasi_uniform":
             self._g = self.H.rmatvec(self.y)[:self.n_direct] / m
@@ -69,22 +141,67 @@ class MinCqRun(Run):
         else:
             self._g = self.H.rmatvec(self.y) / m
             self.largest_mu = float(self._g.max())              # all mass on the best voter
-        if self._g.size > MAX_VARIABLES:
-            raise ParameterError(
-                f"MinCq ({form}) would solve a dense program in {self._g.size} variables (at "
-                f"most {MAX_VARIABLES}): use a smaller pool (fewer thresholds) or CqBoost, "
-                "which only solves for the voters it selects")
+        n = self._g.size
+        if check_solver(solver) == "auto":
+            solver = "cvxopt" if n <= CVXOPT_MAX_VARIABLES else "gram_free"
+        self.solver = solver
+        needed, free = memory_needed(m, n, solver), available_memory()
+        if free is not None and needed > free:
+            raise MemoryLimitError(
+                f"MinCq ({form}, {solver}) needs about {needed / 2**20:.0f} MiB for {n} "
+                f"variables and {m} examples, {free / 2**20:.0f} MiB are available: "
+                + ("use solver='gram_free' (no Gram matrix)" if solver == "cvxopt" else
+                   "use fewer examples or voters"), needed, free)
         if mu > self.largest_mu:
             raise unreachable_mu(mu, self.largest_mu, f"MinCq ({form})")
 
     def _advance(self):
-        if self.form == "quasi_uniform":
+        if self.solver == "gram_free":
+            sol = self._solve_gram_free()
+        elif self.form == "quasi_uniform":
             sol = self._solve_quasi_uniform()
         else:
             sol = self._solve_simplex()
         self.stop_reason = f"MinCq solved its quadratic program ({sol.status})"
+        gap, kkt = self._certificate()
         return None, None, {"objective": sol.objective, "solver_status": sol.status,
-                            "solver_iterations": sol.iterations, "mu": self.mu}
+                            "solver_iterations": sol.iterations, "mu": self.mu,
+                            "solver": self.solver, "duality_gap": gap, "kkt_residual": kkt}
+
+    def _program(self):
+        """(operator of the program's variables, feasible set, x of the current vote, scale of
+        the objective): ``objective = (|H x|^2 / m - shift) * scale``."""
+        m, g = self.y.size, self._g
+        if self.form == "quasi_uniform":
+            half = g.size
+            op = _Direct(self.H, half)
+            x = self._a[:half] - self._a[half:]
+            shift = float(np.sum(op.matvec(np.full(half, 1.0 / half)) ** 2)) / m
+            return op, BoxHyperplane(g, self.mu, -1.0 / half, 1.0 / half), x, shift, 0.25
+        return self.H, SimplexHalfspace(g, self.mu), self._a.copy(), 0.0, 1.0
+
+    def _certificate(self):
+        """Duality gap (objective units: bounds objective - optimum) and largest KKT
+        violation (gradient units of ``|H x|^2 / m``) of the vote found, whatever solved it."""
+        op, fset, x, _, scale = self._program()
+        F = op.matvec(x)
+        G = 2.0 * op.rmatvec(F) / self.y.size
+        gap = max(float(np.einsum("i,i->", G, x)) - fset.lmo_value(G), 0.0)
+        return gap * scale, fset.kkt(x, G)
+
+    def _solve_gram_free(self):
+        """Either form by :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`."""
+        op, fset, _, shift, scale = self._program()
+        m, n = self.y.size, fset.a.size
+        x0 = np.zeros(n) if self.form == "quasi_uniform" else np.full(n, 1.0 / n)
+        pre = BlockPreconditioner(op, op.rmatvec(np.ones(m)) / m)
+        res = minimize_second_moment(op, m, fset, x0, rtol=self.rtol,
+                                     max_products=self.max_products, precond=pre)
+        if self.form == "quasi_uniform":
+            self._set_signed(res.x)
+        else:
+            self._set_weights(res.x)
+        return _GramFreeSolution((res.f - shift) * scale, res.status, res.iterations)
 
     def _solve_quasi_uniform(self):
         """Program 1 in Q; sets the vote w = 2Q - 1/n' on the direct voters."""
@@ -132,21 +249,38 @@ class MinCq:
         record's ``mu1``/``mu2`` are the program's.
     delta : float in (0, 1]
         Confidence parameter of the PAC-Bayesian bounds in the record.
+    solver : {"auto", "cvxopt", "gram_free"}
+        ``"cvxopt"``: the reference, a dense Gram matrix and an interior-point method;
+        ``"gram_free"``: :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`, one
+        ``H x`` and one ``H^T v`` per iteration and memory linear in ``m + n``; ``"auto"``:
+        cvxopt up to :data:`CVXOPT_MAX_VARIABLES` variables.  A program that would not fit in
+        the available memory raises :class:`MemoryLimitError` at ``start``.
+    rtol, max_products : float, int
+        Gram-free solver: stop when the duality gap is at most ``rtol`` times the second
+        moment ``|F|^2 / m``, or after ``max_products`` operator products (status
+        "max products").
 
     The run takes one step: its record has ``objective`` (the program's objective value:
     ``Q^T M Q - A^T Q`` or ``q^T K q``) and extra ``solver_status``, ``solver_iterations``,
-    ``mu``; then ``stop_reason`` is "MinCq solved its quadratic program (optimal)".
+    ``mu``, ``solver``, ``duality_gap`` (an upper bound on objective - optimum, in objective
+    units) and ``kkt_residual`` (largest KKT violation, gradient units of ``|F|^2 / m``); then
+    ``stop_reason`` is "MinCq solved its quadratic program (optimal)".
     """
 
-    def __init__(self, mu=0.05, form="quasi_uniform", delta=0.05):
+    def __init__(self, mu=0.05, form="quasi_uniform", delta=0.05, solver="auto", rtol=1e-6,
+                 max_products=20000):
         self.mu = check_mu(mu)
         self.form = check_form(form)
         self.delta = check_delta(delta)
+        self.solver = check_solver(solver)
+        self.rtol = check_real("rtol", rtol, 0.0, 1.0, low_open=True)
+        self.max_products = check_int("max_products", max_products, 1)
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` and labels ``y`` in {-1, +1}."""
         return MinCqRun(H, y, H_test, y_test, mu=self.mu, form=self.form, delta=self.delta,
-                        describe=describe)
+                        describe=describe, solver=self.solver, rtol=self.rtol,
+                        max_products=self.max_products)
 
 
 MINCQ_ON_HISTORY_COLUMNS = ["iteration", "n_voters", "c_bound", "train_error", "test_error",

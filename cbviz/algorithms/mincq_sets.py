@@ -1,0 +1,385 @@
+"""The feasible sets of MinCq's two programs, with what a Gram-free solver needs from them.
+
+:mod:`cbviz.algorithms.mincq_solver` minimizes ``f(x) = |H x|^2 / m`` over one of two
+polytopes; this module gives each polytope's exact Euclidean projection, its linear
+minimization oracle (for the duality gap), the face of a point (for conjugate gradients on
+it) and a KKT residual.
+
+:class:`BoxHyperplane` -- ``{x : lo <= x_i <= hi,  a^T x = c}``: Program 1 of Germain et al.
+(JMLR 2015) in the signed weights ``w = 2Q - 1/n'`` (``lo = -1/n'``, ``hi = 1/n'``,
+``a = g``, ``c = mu``).
+
+:class:`SimplexHalfspace` -- ``{x >= 0,  1^T x = 1,  a^T x >= c}``: program (2) of the CqBoost
+paper (Roy et al. 2016) with ``mu1 >= mu`` (``a = g``, ``c = mu``).
+
+Both projections reduce to monotone piecewise-linear equations in the Lagrange multipliers of
+the linear constraints; :func:`_monotone_root` solves them exactly: a Newton step assuming the
+current free set (exact when that set is the solution's), safeguarded by bisection on a
+bracket, stops when the equation holds to rounding.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["BoxHyperplane", "SimplexHalfspace"]
+
+_EPS = np.finfo(float).eps
+
+
+def _dot(u, v):
+    """``u . v`` without BLAS (a threaded ``ddot`` contends with the voter engine's threads)."""
+    return float(np.einsum("i,i->", u, v))
+
+
+def _monotone_root(step, lo, hi, start, tol, max_iter=200):
+    """Root of a non-decreasing piecewise-linear ``phi`` on the bracket ``[lo, hi]``.
+
+    ``step(t)`` returns ``(phi(t), t_newton)``: the residual and the root of the linear
+    piece through ``t`` (NaN when that piece is flat).  ``lo``/``hi`` may be infinite.
+    Returns the ``t`` with ``|phi(t)| <= tol``, or the end of a bracket narrowed to adjacent
+    floats whose residual is smallest.
+    """
+    t, best = start, (np.inf, start)
+    for _ in range(max_iter):
+        r, tn = step(t)
+        if abs(r) < best[0]:
+            best = (abs(r), t)
+        if abs(r) <= tol:
+            return t
+        if r < 0:
+            lo = t
+        else:
+            hi = t
+        if np.isfinite(tn) and lo < tn < hi and tn != t:
+            t = tn
+        elif np.isfinite(lo) and np.isfinite(hi):
+            mid = 0.5 * (lo + hi)
+            if mid in (lo, hi):
+                break
+            t = mid
+        else:                                    # expand towards the missing end
+            width = max(abs(t), 1.0)
+            t = t + 2.0 * width if r < 0 else t - 2.0 * width
+    return best[1]
+
+
+class BoxHyperplane:
+    """``{x : lo <= x_i <= hi, a^T x = c}`` with scalar bounds ``lo < hi``.
+
+    Parameters
+    ----------
+    a : ndarray (n,)
+        Normal of the hyperplane (MinCq: ``g = H_d^T y / m``).
+    c : float
+        Right-hand side; must lie in ``[min, max]`` of ``a^T x`` over the box.
+    lo, hi : float
+        The box (MinCq: ``-1/n'`` and ``1/n'``).
+    """
+
+    def __init__(self, a, c, lo, hi):
+        self.a = np.asarray(a, dtype=float)
+        self.c, self.lo, self.hi = float(c), float(lo), float(hi)
+        self.n_rows = 1
+        nz = self.a != 0
+        # beyond these multipliers every x_i with a_i != 0 sits at its bound (for any z with
+        # |z_i| <= span): the bracket of the projection's multiplier
+        self._span = (self.hi - self.lo)
+        self._a_min = float(np.min(np.abs(self.a[nz]))) if nz.any() else 1.0
+        self._lam = 0.0
+
+    def project(self, z):
+        """Euclidean projection: ``clip(z + lam a, lo, hi)`` with ``lam`` such that
+        ``a^T x = c`` (KKT of ``min |x - z|^2 / 2``; ``a^T x`` is non-decreasing in ``lam``)."""
+        z = np.asarray(z, dtype=float)
+        a, lo, hi = self.a, self.lo, self.hi
+        tol = 8 * _EPS * (abs(self.c) + float(np.abs(a).sum()) * max(abs(lo), abs(hi)))
+
+        def step(lam):
+            t = z + lam * a
+            x = np.clip(t, lo, hi)
+            r = _dot(a, x) - self.c
+            free = (t > lo) & (t < hi)
+            slope = _dot(a[free], a[free])
+            return r, (lam - r / slope) if slope > 0 else np.nan
+
+        reach = (self._span + float(np.max(np.abs(z), initial=0.0))) / self._a_min
+        self._lam = _monotone_root(step, -reach, reach, self._lam, tol)
+        return np.clip(z + self._lam * a, lo, hi)
+
+    def prox(self, z, e, target, half_L):
+        """Projection in the metric ``L I + 2 e e^T``: ``x = clip(z + kappa e + lam a)``
+        with ``a^T x = c`` and ``half_L kappa + e^T x = target``.
+
+        This is the step of accelerated projected gradient on ``f = |Hx|^2/m`` with the
+        majorizer ``L I + 2 e e^T`` (``e = H^T 1 / m``): with ``z = y - G / L`` and
+        ``target = e^T y`` it minimizes ``G^T (x - y) + L |x - y|^2 / 2 + (e^T (x - y))^2``
+        over the set.  For fixed ``lam`` the ``kappa`` equation is strictly increasing
+        (slope ``>= half_L``); ``a^T x(kappa(lam), lam)`` is non-decreasing in ``lam`` (the
+        derivative of a concave dual function): two nested exact roots, each step solving the
+        2 x 2 linear system of the current free set.
+        """
+        z = np.asarray(z, dtype=float)
+        a, lo, hi = self.a, self.lo, self.hi
+        scale = abs(self.c) + float(np.abs(a).sum()) * max(abs(lo), abs(hi))
+        tol_a = 8 * _EPS * scale
+        tol_e = 8 * _EPS * (abs(target) + float(np.abs(e).sum()) * max(abs(lo), abs(hi)))
+        state = {"kappa": getattr(self, "_kappa", 0.0)}
+
+        def inner(lam):
+            base = z + lam * a
+
+            def step(kappa):
+                t = base + kappa * e
+                x = np.clip(t, lo, hi)
+                r = half_L * kappa + _dot(e, x) - target
+                free = (t > lo) & (t < hi)
+                return r, kappa - r / (half_L + _dot(e[free], e[free]))
+            k = _monotone_root(step, -np.inf, np.inf, state["kappa"], tol_e)
+            state["kappa"] = k
+            return k
+
+        def outer(lam):
+            kappa = inner(lam)
+            t = z + lam * a + kappa * e
+            x = np.clip(t, lo, hi)
+            r = _dot(a, x) - self.c
+            free = (t > lo) & (t < hi)
+            ef, af = e[free], a[free]
+            ee, ea, aa = half_L + _dot(ef, ef), _dot(ef, af), _dot(af, af)
+            det = ee * aa - ea * ea
+            # d(a^T x)/d lam along kappa(lam): aa - ea^2 / ee
+            slope = det / ee
+            return r, (lam - r / slope) if slope > 0 else np.nan
+
+        lam = _monotone_root(outer, -np.inf, np.inf, self._lam, tol_a)
+        self._lam = lam
+        kappa = inner(lam)
+        self._kappa = kappa
+        return np.clip(z + lam * a + kappa * e, lo, hi)
+
+    def lmo_value(self, G):
+        """``min G^T s`` over the set, exactly (Lagrangian dual in the multiplier of the
+        hyperplane: a fractional knapsack, solved by sorting the ratios ``G_i / a_i``)."""
+        G = np.asarray(G, dtype=float)
+        a, lo, hi = self.a, self.lo, self.hi
+        nz = a != 0
+        base = float(np.minimum(lo * G[~nz], hi * G[~nz]).sum())
+        an, Gn = a[nz], G[nz]
+        if an.size == 0:
+            return base
+        ratio = Gn / an
+        order = np.argsort(ratio, kind="stable")
+        # sum_i a_i s_i(lam) rises from sum min(a lo, a hi) by |a_i| (hi - lo) at ratio_i
+        level = np.minimum(an * lo, an * hi).sum() + np.cumsum(np.abs(an[order]) * (hi - lo))
+        k = min(int(np.searchsorted(level, self.c, side="left")), order.size - 1)
+        best = -np.inf
+        for lam in {float(ratio[order[k]]), float(ratio[order[max(k - 1, 0)]])}:
+            r = Gn - lam * an
+            best = max(best, lam * self.c + float(np.minimum(lo * r, hi * r).sum()))
+        return best + base
+
+    def face(self, x):
+        """``(free, C)``: the coordinates strictly inside the box and the constraint rows
+        the face keeps (here the hyperplane, on the free coordinates)."""
+        free = (x > self.lo) & (x < self.hi)
+        return free, self.a[free][None, :]
+
+    def kkt(self, x, G):
+        """Largest KKT violation at ``x`` in gradient units, with the multiplier ``lam`` of
+        ``a^T x = c`` fitted by least squares on the free coordinates: ``r = G - lam a``
+        must vanish where ``lo < x_i < hi``, be ``>= 0`` at ``lo`` and ``<= 0`` at ``hi``."""
+        edge = 1e-12 * (self.hi - self.lo)        # round-off from a bound counts as on it
+        at_lo, at_hi = x <= self.lo + edge, x >= self.hi - edge
+        free = ~(at_lo | at_hi)
+        fit = free if free.any() else np.ones_like(free)
+        den = _dot(self.a[fit], self.a[fit])
+        lam = _dot(self.a[fit], G[fit]) / den if den > 0 else 0.0
+        r = G - lam * self.a
+        return max(float(np.max(np.abs(r[free]), initial=0.0)),
+                   float(np.max(-r[at_lo], initial=0.0)),
+                   float(np.max(r[at_hi], initial=0.0)), 0.0)
+
+
+def _simplex_nu(y):
+    """``nu`` with ``sum max(y - nu, 0) = 1``: Newton from the left on the convex
+    decreasing piecewise-linear sum (Michelot's iteration), exact after finitely many steps."""
+    nu = float(y.max()) - 1.0
+    for _ in range(10 * y.size + 10):
+        above = y > nu
+        new = (float(y[above].sum()) - 1.0) / int(above.sum())
+        if new <= nu:
+            break
+        nu = new
+    return nu
+
+
+class SimplexHalfspace:
+    """``{x >= 0, 1^T x = 1, a^T x >= c}`` (the simplex cut by a half-space).
+
+    Parameters
+    ----------
+    a : ndarray (n,)
+        MinCq: ``g = H^T y / m``, the voters' margins.
+    c : float
+        MinCq: ``mu``; must be at most ``max(a)``.
+    """
+
+    def __init__(self, a, c):
+        self.a = np.asarray(a, dtype=float)
+        self.c = float(c)
+        self._beta = 0.0
+        self._top = self.a >= self.a.max()            # where a = max(a)
+
+    def _at_beta(self, z, beta):
+        y = z + beta * self.a
+        return np.maximum(y - _simplex_nu(y), 0.0)
+
+    def project(self, z):
+        """Euclidean projection ``x = max(z + beta a - nu, 0)``: ``beta = 0`` when the
+        simplex projection already has ``a^T x >= c``; else ``beta > 0`` solves
+        ``a^T x(beta) = c`` (non-decreasing in ``beta``) with ``nu(beta)`` making
+        ``1^T x = 1``."""
+        z = np.asarray(z, dtype=float)
+        a, c = self.a, self.c
+        tol = 8 * _EPS * (abs(c) + float(np.abs(a).max()))
+        x = self._at_beta(z, 0.0)
+        if _dot(a, x) >= c - tol:
+            return x
+        if c >= float(a.max()) - tol:                 # only the face where a is largest
+            x = np.zeros_like(z)
+            zt = z[self._top]
+            x[self._top] = np.maximum(zt - _simplex_nu(zt), 0.0)
+            return x
+
+        def step(beta):
+            x = self._at_beta(z, beta)
+            r = _dot(a, x) - c
+            s = x > 0
+            k, sa, saa = int(s.sum()), float(a[s].sum()), _dot(a[s], a[s])
+            sz, saz = float(z[s].sum()), _dot(a[s], z[s])
+            # on the support S: k nu - sa beta = sz - 1 and sa nu - saa beta = saz - c
+            det = sa * sa - k * saa
+            if det == 0:
+                return r, np.nan
+            return r, (k * (saz - c) - sa * (sz - 1.0)) / det
+
+        self._beta = _monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
+        return self._at_beta(z, self._beta)
+
+    def prox(self, z, e, target, half_L):
+        """Projection in the metric ``L I + 2 e e^T`` (see :meth:`BoxHyperplane.prox`):
+        ``x = max(z + kappa e + beta a - nu, 0)`` with ``1^T x = 1``,
+        ``half_L kappa + e^T x = target`` and ``beta >= 0``, ``beta (a^T x - c) = 0``.
+
+        Nested exact roots: ``nu`` by Michelot's iteration, ``kappa`` (strictly increasing
+        equation) and ``beta`` (``a^T x`` non-decreasing in it), each Newton step solving the
+        linear system of the current support.
+        """
+        z = np.asarray(z, dtype=float)
+        a, c = self.a, self.c
+        tol_a = 8 * _EPS * (abs(c) + float(np.abs(a).max()))
+        tol_e = 8 * _EPS * (abs(target) + float(np.abs(e).max()))
+        state = {"kappa": getattr(self, "_kappa", 0.0)}
+
+        def x_at(kappa, beta):
+            y = z + kappa * e + beta * a
+            return np.maximum(y - _simplex_nu(y), 0.0)
+
+        def centered(u, v, s):
+            us, vs = u[s], v[s]
+            return _dot(us, vs) - float(us.sum()) * float(vs.sum()) / int(s.sum())
+
+        def inner(beta):
+            def step(kappa):
+                x = x_at(kappa, beta)
+                r = half_L * kappa + _dot(e, x) - target
+                return r, kappa - r / (half_L + centered(e, e, x > 0))
+            k = _monotone_root(step, -np.inf, np.inf, state["kappa"], tol_e)
+            state["kappa"] = k
+            return k
+
+        def outer(beta):
+            kappa = inner(beta)
+            x = x_at(kappa, beta)
+            r = _dot(a, x) - c
+            s = x > 0
+            ee, ea, aa = half_L + centered(e, e, s), centered(e, a, s), centered(a, a, s)
+            slope = (ee * aa - ea * ea) / ee
+            return r, (beta - r / slope) if slope > 0 else np.nan
+
+        beta = 0.0
+        if outer(0.0)[0] < -tol_a:
+            beta = _monotone_root(outer, 0.0, np.inf, max(self._beta, 0.0), tol_a)
+        self._beta = beta
+        kappa = inner(beta)
+        self._kappa = kappa
+        return x_at(kappa, beta)
+
+    def lmo_value(self, G):
+        """A lower bound on ``min G^T s`` over the set, equal to it up to rounding: the
+        Lagrangian dual ``max_{beta >= 0} beta c + min_i (G_i - beta a_i)`` (concave,
+        piecewise linear) maximized by bisection on the sign of its supergradient
+        ``c - a_{i*(beta)}``; every value it returns is a valid lower bound."""
+        G = np.asarray(G, dtype=float)
+        a, c = self.a, self.c
+
+        def value(beta):
+            r = G - beta * a
+            i = int(np.argmin(r))
+            return beta * c + float(r[i]), c - float(a[i])
+
+        best, slope = value(0.0)
+        if slope <= 0:
+            return best
+        hi = (float(G.max() - G.min()) + 1.0) / max(float(a.max() - a.min()), 1e-300)
+        for _ in range(200):
+            v, s = value(hi)
+            best = max(best, v)
+            if s <= 0:
+                break
+            hi *= 2.0
+        lo = 0.0
+        for _ in range(100):
+            mid = 0.5 * (lo + hi)
+            v, s = value(mid)
+            best = max(best, v)
+            if s > 0:
+                lo = mid
+            else:
+                hi = mid
+            if hi - lo <= 4 * _EPS * hi:
+                break
+        return best
+
+    def active(self, x):
+        """True when ``a^T x = c`` holds to rounding (the half-space is on the face)."""
+        return _dot(self.a, x) <= self.c + 8 * _EPS * (abs(self.c) + float(np.abs(self.a).max()))
+
+    @property
+    def n_rows(self):
+        return 2
+
+    def face(self, x):
+        """``(free, C)``: the support of ``x`` and the rows ``1`` (and ``a`` when the
+        half-space is active) on it."""
+        free = x > 0
+        rows = [np.ones(int(free.sum()))]
+        if self.active(x):
+            rows.append(self.a[free])
+        return free, np.vstack(rows)
+
+    def kkt(self, x, G):
+        """Largest KKT violation at ``x`` (gradient units): with ``(nu, beta)`` fitted by
+        least squares on the support (``beta = 0`` if the half-space is inactive or the fit
+        makes it negative), ``r = G + nu - beta a`` must vanish on the support and be
+        ``>= 0`` off it."""
+        s = x > 1e-12 * float(x.max())            # round-off above 0 counts as 0
+        beta = 0.0
+        if self.active(x):
+            B = np.column_stack([np.ones(int(s.sum())), -self.a[s]])
+            nu, beta = np.linalg.lstsq(B, -G[s], rcond=None)[0]
+        if beta <= 0:
+            beta, nu = 0.0, -float(np.mean(G[s]))
+        r = G + nu - beta * self.a
+        return max(float(np.max(np.abs(r[s]), initial=0.0)),
+                   float(np.max(-r[~s], initial=0.0)), 0.0)

@@ -1,0 +1,118 @@
+"""Two app workers behind nginx: sticky sessions, and a worker killed mid-class.
+
+Four browser sessions (separate cookies, as four students) work on different pages and
+iterations, two on each worker; one worker is killed; every session must come back on its own
+page, iteration and numbers (the link rebuilds it on the surviving worker).
+"""
+import re
+import urllib.request
+
+import pytest
+from helpers import require_chromium
+
+from cbviz.tools.serve import nginx_config, serve_class
+from cbviz.tools.server import CHROMIUM, FLAGS, IDLE
+
+require_chromium()
+
+pytestmark = pytest.mark.browser
+
+STATUS = re.compile(r"Iteration \d+ of \d+: C-bound [0-9.]+, train error [0-9.]+")
+STATUS_JS = ("() => { const m = document.body.innerText.match(/Iteration \\d+ of \\d+: "
+             "C-bound [0-9.]+, train error [0-9.]+/); return m ? m[0] : ''; }")
+# (page path and link, Step clicks): each student's own place in the app
+PLACES = (("/step_through_cbboost?source=toy&toy=moons", 3),
+          ("/step_through_cbboost?source=real&real=breast_cancer", 5),
+          ("/step_through_cbboost?source=toy&toy=circles&algorithm=adaboost", 4),
+          ("/step_through_cbboost?source=real&real=ionosphere&algorithm=quadboost", 2))
+
+
+@pytest.fixture(scope="module")
+def classroom():
+    with serve_class(2) as cls:
+        yield cls
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+def settle(page, timeout=90_000):
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout)
+    page.wait_for_function(IDLE, timeout=timeout)
+
+
+def worker_of(context, url):
+    """The worker nginx sends this browser's requests to (its cookie decides)."""
+    response = context.request.get(url + "/_stcore/health")
+    assert response.ok
+    return response.headers["x-cbviz-worker"].split(",")[-1].strip()
+
+
+def students(browser, cls, per_worker=2):
+    """Browser contexts until each worker has ``per_worker`` of them (the others closed)."""
+    kept = {w.address: [] for w in cls.workers}
+    for _ in range(40):
+        if all(len(v) >= per_worker for v in kept.values()):
+            break
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        worker = worker_of(context, cls.url)
+        if len(kept[worker]) < per_worker:
+            kept[worker].append(context)
+        else:
+            context.close()
+    assert all(len(v) == per_worker for v in kept.values()), "the cookie hash never spread"
+    return kept
+
+
+def test_the_configuration_is_the_template_with_the_workers_filled_in(tmp_path):
+    text = nginx_config(["127.0.0.1:9001", "127.0.0.1:9002"], 8080, tmp_path)
+    assert "server 127.0.0.1:9001 max_fails=1" in text and "listen 0.0.0.0:8080;" in text
+    assert "hash $cbviz_route consistent;" in text
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    assert "${" not in body
+
+
+def test_requests_of_one_browser_stay_on_one_worker(classroom):
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    seen = set()
+    for _ in range(10):
+        with opener.open(classroom.url + "/_stcore/health") as r:
+            seen.add(r.headers["X-Cbviz-Worker"])
+    assert len(seen) == 1
+
+
+def test_a_killed_worker_loses_no_student_s_place(classroom, browser):
+    by_worker = students(browser, classroom)
+    sessions = []
+    contexts = [c for group in by_worker.values() for c in group]
+    for context, (path, steps) in zip(contexts, PLACES):
+        page = context.new_page()
+        page.goto(classroom.url + path)
+        settle(page)
+        for i in range(1, steps + 1):
+            page.locator(".st-key-step_once button").click()
+            page.get_by_text(f"Iteration {i} of {i}").first.wait_for(timeout=90_000)
+            settle(page)
+        page.wait_for_function(STATUS_JS, timeout=90_000)
+        status = page.evaluate(STATUS_JS)
+        assert status.startswith(f"Iteration {steps} of {steps}:"), status
+        sessions.append((page, worker_of(context, classroom.url), status))
+    victim = classroom.worker_of(sessions[0][1])
+    victim.kill()
+    for page, worker, status in sessions:
+        # the browser reconnects (to the other worker if its own died) and the link replays
+        page.wait_for_function(f"s => document.body.innerText.includes(s)", arg=status,
+                               timeout=120_000)
+        settle(page)
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert page.evaluate(STATUS_JS) == status
+    moved = [s for s in sessions if s[1] == victim.address]
+    assert len(moved) == 2
+    for page, _, _ in moved:
+        assert worker_of(page.context, classroom.url) != victim.address

@@ -560,3 +560,12 @@ def test_a_visit_to_another_page_keeps_the_run_the_data_and_the_iteration_shown(
     at.button(key="step_once").click().run()
     assert next(m.value for m in at.markdown
                 if m.value.startswith("**Iteration")).startswith("**Iteration 4** of 4")
+
+
+def test_a_reopened_csv_link_asks_for_the_file_again_and_keeps_the_settings():
+    at = app(STEP, source="csv", csv_label="label", split_seed=7, delta=0.1)
+    text = " ".join(w.value for w in at.warning)
+    assert "Upload your CSV file again" in text and "setting is kept" in text
+    assert at.session_state["s_split_seed"] == 7 and at.session_state["s_delta"] == 0.1
+    plain = app(STEP)                     # no link to a file: no such warning
+    assert not any("again" in w.value for w in plain.warning)

@@ -65,6 +65,10 @@ def _load_pending():
     if pending is None and not st.session_state.get("query_loaded"):
         pending = dict(st.query_params)
         st.session_state["link"] = pending  # the pages read their own keys from it
+        # a link made after an upload (it names the label column: a reload, or a worker that
+        # died) brings every setting back but the file
+        st.session_state["csv_again"] = (pending.get("source") == "csv"
+                                         and bool(pending.get("csv_label")))
     st.session_state["query_loaded"] = True
     if not pending:
         return
@@ -289,8 +293,16 @@ def require_problem():
         publish_sidebar()
         st.session_state.pop("sidebar_drawn")
     problem = st.session_state.get("problem")
+    if problem is not None:
+        st.session_state.pop("csv_again", None)
     if problem is None:
         error = st.session_state.get("problem_error")
+        if st.session_state.get("csv_again") and not error:
+            st.warning("**Upload your CSV file again.** This page was reopened from a link made "
+                       "after an upload (a reload, or the server moved your session to another "
+                       "worker): every setting is kept, but an uploaded file is not. Choose it "
+                       "in the sidebar (Data: CSV upload).", icon=":material/upload_file:")
+            st.stop()
         if error:
             st.error(f"**The data could not be used.** {md(error)}", icon=":material/error:")
         else:

@@ -177,8 +177,11 @@ class Run:
     """A run in progress: data, history and the record-making shared by all algorithms.
 
     Subclasses implement :meth:`_advance`, returning ``(index, alpha, extras)`` after
-    updating ``self._a`` (the weight vector) and the votes, or ``None`` after setting
-    ``stop_reason``.
+    updating the weight vector ``self._a`` and the votes, or ``None`` after setting
+    ``stop_reason``.  They change the weights only through :meth:`_add`, :meth:`_put`,
+    :meth:`_set_weights` or :meth:`_set_signed`: these keep the support (the indices of the
+    non-zero weights, sorted) up to date, so that a step that moves a few voters costs no
+    scan of the n weights (a pool of every midpoint has millions of voters).
     """
 
     def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, delta=0.05, describe=None):
@@ -199,6 +202,7 @@ class Run:
         self.history: list[Record] = []
         self.stop_reason: str | None = None
         self._a = np.zeros(n)
+        self._support = np.empty(0, dtype=np.int64)
         self.F = np.zeros(m)
         self.F_test = None if self.H_test is None else np.zeros(self.H_test.shape[0])
 
@@ -211,6 +215,11 @@ class Run:
     def weights(self):
         """Current weight vector over all voters (a copy)."""
         return self._a.copy()
+
+    @property
+    def support(self):
+        """Indices of the voters with a non-zero weight, increasing (a copy)."""
+        return self._support.copy()
 
     @property
     def n_direct(self):
@@ -238,14 +247,33 @@ class Run:
 
     def _add(self, k, alpha):
         """Incremental update: ``a_k += alpha`` and the votes gain ``alpha h_k`` (O(m))."""
+        was = self._a[k] != 0.0
         self._a[k] += alpha
+        self._track(k, was)
         self.F = self.F + alpha * self.H.column(k)
         if self.F_test is not None:
             self.F_test = self.F_test + alpha * self.H_test.column(k)
 
+    def _put(self, k, value):
+        """Set weight ``a_k = value`` (the votes are the caller's to update)."""
+        was = self._a[k] != 0.0
+        self._a[k] = value
+        self._track(k, was)
+
+    def _track(self, k, was):
+        """Keep the support sorted after weight ``k`` changed from non-zero (``was``) or zero:
+        O(support) when it enters or leaves, nothing otherwise."""
+        now = self._a[k] != 0.0
+        if now == was:
+            return
+        i = int(np.searchsorted(self._support, k))
+        self._support = (np.insert(self._support, i, k) if now
+                         else np.delete(self._support, i))
+
     def _set_weights(self, a):
         """Replace the whole non-negative weight vector and recompute the votes."""
         self._a = np.asarray(a, dtype=float).copy()
+        self._support = np.flatnonzero(self._a)
         self.F = self.H.matvec(self._a)
         if self.H_test is not None:
             self.F_test = self.H_test.matvec(self._a)
@@ -274,7 +302,7 @@ class Run:
 
     def _record(self, index, alpha, extra, seconds):
         a = self._a
-        support = np.flatnonzero(a)
+        support = self._support
         total = a[support].sum()
         M = bounds.margins(self.F, self.y, total)
         kl = bounds.kl_uniform(a[support], n=a.size)

@@ -168,7 +168,8 @@ class QuadBoostRun(Run):
         """Set the signed weight of direct voter ``k``; update votes and residual in O(m)."""
         change = w_new - self._w[k]
         self._w[k] = w_new
-        self._a[k], self._a[k + self._n] = max(w_new, 0.0), max(-w_new, 0.0)
+        self._put(k, max(w_new, 0.0))
+        self._put(k + self._n, max(-w_new, 0.0))
         h = self.H.column(k)
         self.F = self.F + change * h
         self._r -= change * h

@@ -86,7 +86,7 @@ class Experiment:
 
 @dataclass
 class Results:
-    """What a run (or :func:`load`) found: the tables and how far the units are.
+    """What a run (or :func:`load_results`) found: the tables and how far the units are.
 
     ``tables`` maps a table name to its DataFrame (``"units"``: every row of every finished
     unit, in unit order); ``done`` / ``total`` count the units on disk / in the
@@ -220,7 +220,11 @@ def _backend(scheduler):
     if scheduler is None:
         yield
         return
-    from distributed import Client  # also registers joblib's "dask" backend
+    try:
+        from distributed import Client  # also registers joblib's "dask" backend
+    except ImportError:
+        raise ImportError('a Dask scheduler needs the "dask" extra: pip install '
+                          '"cbviz[dask]"') from None
     where = {"client": scheduler} if isinstance(scheduler, Client) else \
         {"scheduler_host": str(scheduler)}
     with joblib.parallel_config(backend="dask", **where):

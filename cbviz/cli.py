@@ -1,0 +1,125 @@
+"""The ``cbviz`` command: one entry point for the app and the package's tools.
+
+``cbviz COMMAND [OPTIONS]`` (or ``python -m cbviz COMMAND [OPTIONS]``); ``cbviz COMMAND --help``
+prints the options of each.  Every command hands its options, untouched, to the module that
+implements it, so ``cbviz bench fig1 --quick`` is ``python -m cbviz.bench fig1 --quick``.
+
+A command is one function registered with :func:`command`: it receives the arguments after
+its name and returns an exit code.  Each imports what it runs only when called, so
+``cbviz --help`` and ``cbviz app`` do not load the tools' dependencies.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["COMMANDS", "command", "find_app", "main"]
+
+#: name -> (one-line help, function(argv) -> exit code), in the order ``--help`` lists them
+COMMANDS = {}
+
+
+def command(name, help):
+    """Register the decorated function ``f(argv) -> int`` as ``cbviz NAME``."""
+    def register(function):
+        COMMANDS[name] = (help, function)
+        return function
+    return register
+
+
+def find_app():
+    """The app's entry script ``app.py``: the source checkout's (an editable install, or the
+    package imported from the repository), else the current directory's; None if neither."""
+    checkout = Path(__file__).resolve().parents[1] / "app.py"
+    here = Path.cwd() / "app.py"
+    return next((p for p in (checkout, here) if p.is_file()), None)
+
+
+_APP_HELP = """usage: cbviz app [STREAMLIT OPTIONS]
+
+Start the cbviz app: `streamlit run app.py` in the folder of app.py (so that its
+.streamlit/config.toml applies), with every option passed through to `streamlit run`.
+
+examples:
+  cbviz app                                   # http://localhost:8501
+  cbviz app --server.port 8600 --server.headless true
+  cbviz app --server.address 0.0.0.0          # reachable from the class's machines
+
+`streamlit run --help` lists every option.  app.py is found in the cbviz source checkout
+(an editable install) or in the current folder: `pip install .` installs the package
+only, so run `cbviz app` from the repository folder.
+"""
+
+
+@command("app", "start the app (options go to `streamlit run`)")
+def _app(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        print(_APP_HELP, end="")
+        return 0
+    script = find_app()
+    if script is None:
+        print("cbviz app: no app.py here or in the cbviz source folder; run it from the "
+              "repository folder", file=sys.stderr)
+        return 2
+    os.chdir(script.parent)
+    from streamlit.web import cli as streamlit_cli
+    sys.argv = ["streamlit", "run", str(script), *argv]
+    try:
+        return streamlit_cli.main(prog_name="streamlit")
+    except SystemExit as done:
+        return done.code or 0
+
+
+@command("bench", "speed benchmark; the paper's Fig. 1 protocol")
+def _bench(argv):
+    from . import bench
+    return bench.main(argv)
+
+
+@command("experiments", "the CB-Boost paper's experiments, resumable")
+def _experiments(argv):
+    from .experiments.__main__ import main as experiments_main
+    return experiments_main(argv)
+
+
+@command("latency", "Step latency in headless Chromium [tools]")
+def _latency(argv):
+    from .tools import latency
+    return latency.main(argv)
+
+
+@command("load", "a class at once on one server [tools]")
+def _load(argv):
+    from .tools import load
+    return load.main(argv)
+
+
+def _parser():
+    ap = argparse.ArgumentParser(
+        prog="cbviz", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Learn, teach and compare PAC-Bayesian majority-vote algorithms.",
+        epilog="`cbviz COMMAND --help` prints a command's options ([tools]: needs the "
+               "tools extra, pip install \"cbviz[tools]\").")
+    ap.add_argument("--version", action="version", version=_version())
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name, (text, _) in COMMANDS.items():
+        sub.add_parser(name, help=text, add_help=False)
+    return ap
+
+
+def _version():
+    from . import __version__
+    return f"cbviz {__version__}"
+
+
+def main(argv=None):
+    """Run ``cbviz`` with ``argv`` (default: the process's arguments); returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser()
+    if not argv or argv[0] not in COMMANDS:
+        parser.parse_args(argv[:1] or ["--help"])   # prints help / version / the error
+        return 2
+    code = COMMANDS[argv[0]][1](argv[1:])
+    return code if isinstance(code, int) else 0

@@ -1,0 +1,95 @@
+"""The ``cbviz`` command: help of every command, and ``cbviz app`` serving the app."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from cbviz.cli import COMMANDS, find_app, main
+from cbviz.tools.server import _free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPECTED = ["app", "bench", "experiments", "latency", "load"]
+
+
+def _cbviz():
+    """The installed console script, else ``python -m cbviz`` (the same entry point)."""
+    script = shutil.which("cbviz", path=str(Path(sys.executable).parent))
+    return [script] if script else [sys.executable, "-m", "cbviz"]
+
+
+def test_every_command_is_registered_in_order():
+    assert list(COMMANDS) == EXPECTED
+
+
+def test_top_level_help_lists_every_command():
+    out = subprocess.run([*_cbviz(), "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    for name in EXPECTED:
+        assert f"\n    {name}" in out.stdout
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_each_command_has_help(name):
+    out = subprocess.run([*_cbviz(), name, "--help"], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("usage:"), out.stdout[:200]
+
+
+def test_python_dash_m_is_the_same_command():
+    out = subprocess.run([sys.executable, "-m", "cbviz", "experiments", "--help"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "--quick" in out.stdout
+
+
+def test_unknown_command_is_an_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["nope"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'nope'" in capsys.readouterr().err
+
+
+def test_help_does_not_import_the_tools_or_the_app():
+    code = ("import sys; from cbviz.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('streamlit', 'playwright', 'distributed', 'numba')"
+            " if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.stdout.strip().endswith("[]"), out.stdout + out.stderr
+
+
+def test_app_script_is_found():
+    assert find_app() == ROOT / "app.py"
+
+
+def test_cbviz_app_serves_the_app_and_answers_health():
+    port = _free_port()
+    proc = subprocess.Popen(
+        [*_cbviz(), "app", "--server.port", str(port), "--server.headless", "true",
+         "--server.fileWatcherType", "none"],
+        cwd="/", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    assert r.read().strip() == b"ok"
+                    break
+            except OSError:
+                assert proc.poll() is None, proc.stdout.read()[-2000:]
+                assert time.time() < deadline, "no health answer within 90 s"
+                time.sleep(0.3)
+        with urllib.request.urlopen(url + "/", timeout=10) as r:
+            assert r.status == 200
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)

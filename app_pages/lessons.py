@@ -4,6 +4,7 @@ Each stage says what to do, asks a question before the student acts, then reveal
 computed from the student's own run, whether the guess was right, and why.
 """
 import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
 
 from cbviz.data import DataError
 from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step
@@ -47,7 +48,7 @@ def teacher_panel():
         c1, c2 = st.columns(2)
         n = c1.selectbox("Lesson", range(1, len(LESSONS) + 1), key="teacher_lesson",
                          format_func=lambda i: f"{i}. {LESSONS[i - 1].title}")
-        stage = c2.number_input("Stage", 1, len(LESSONS[n - 1].stages), key="teacher_stage")
+        stage = c2.number_input("Stage", 1, len(LESSONS[n - 1].stages), key=f"teacher_stage_{n}")
         parts = st.multiselect("Hide", list(hide.PARTS), key="teacher_hide",
                                default=["navigation", "advanced", "export", "teacher"],
                                help="hidden parts are not drawn; students get one button that "
@@ -186,8 +187,11 @@ def lesson_view():
     if k == len(lesson.stages) and revealed:
         st.success(f"**End of lesson {n}.** {lesson.leave}", icon=":material/flag:")
         if not hide.hidden("navigation"):
-            st.page_link(PAGES[lesson.next_page], label="Go on with this run",
-                         icon=":material/arrow_forward:")
+            try:
+                st.page_link(PAGES[lesson.next_page], label="Go on with this run",
+                             icon=":material/arrow_forward:")
+            except StreamlitPageNotFoundError:  # the page run on its own, without app.py
+                pass
 
 
 try:

@@ -278,7 +278,7 @@ def test_teacher_panel_link_and_qr_code_reopen_the_lesson():
     assert TEACHER in expanders(at)
     at.selectbox(key="teacher_lesson").set_value(4)
     rerun(at)
-    at.number_input(key="teacher_stage").set_value(2)
+    at.number_input(key="teacher_stage_4").set_value(2)
     rerun(at)
     (code,) = at.code
     url = code.value

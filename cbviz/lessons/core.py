@@ -61,7 +61,7 @@ class Question:
             if not (math.isfinite(value) and self.low <= value <= self.high):
                 raise LessonError(f"a number in [{self.low:g}, {self.high:g}] is expected; "
                                   f"got {value:g}")
-            return value
+            return int(value) if float(self.step).is_integer() and value.is_integer() else value
         if guess not in self.choices:
             raise LessonError(f"one of {', '.join(self.choices)} is expected; got "
                               f"{str(guess)[:40]!r}")

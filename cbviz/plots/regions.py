@@ -23,6 +23,32 @@ from .style import (
     _style,
 )
 
+MAX_POINTS = 2000   # drawn per part (training, test): a browser draws this many at once
+WEBGL_FROM = 1000   # parts larger than this are drawn with WebGL (go.Scattergl)
+
+
+def sample_points(X, y, limit=MAX_POINTS, seed=0):
+    """``(X, y, total)``: at most ``limit`` rows of ``X``, ``y``, a fixed random sample
+    (the same for the same data), and how many there were."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    total = len(y)
+    if total <= limit:
+        return X, y, total
+    idx = np.sort(np.random.default_rng(seed).choice(total, size=limit, replace=False))
+    return X[idx], y[idx], total
+
+
+def sample_note(counts):
+    """The subtitle's words for sampled parts (``part -> (shown, total)``), or ""."""
+    parts = [f"{shown:,} of {total:,} {part} points" for part, (shown, total) in counts.items()
+             if shown < total]
+    return ("showing " + " and ".join(parts) + " (a fixed random sample)") if parts else ""
+
+
+def _scatter(n):
+    return go.Scattergl if n > WEBGL_FROM else go.Scatter
+
+
 # ---------------------------------------------------------------- margins and input plane
 
 def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
@@ -112,11 +138,15 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
             line=dict(color=BLACK, width=2),
             hovertemplate="decision boundary: the vote changes sign here<extra></extra>"))
 
+    counts = {}
+
     def points(X, y, sign, name, symbol, filled):
-        X = np.asarray(X, dtype=float)
-        sel = np.asarray(y) == sign
+        part = name.split()[0]
+        X, y, total = sample_points(X, y, seed=0 if filled else 1)
+        counts[part] = (len(y), total)
+        sel = y == sign
         color = POS if sign > 0 else NEG
-        fig.add_trace(go.Scatter(
+        fig.add_trace(_scatter(len(y))(
             x=X[sel, 0], y=X[sel, 1], mode="markers", name=name,
             marker=dict(symbol=symbol if filled else f"{symbol}-open", size=8 if filled else 9,
                         color=color, line=dict(color="white" if filled else color,
@@ -143,6 +173,8 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     if subtitle is None:
         subtitle = "color: normalized vote Σ Qₖ hₖ(x)" + (
             "" if show_scale else " from −1 (deep blue) through 0 (white) to +1 (deep red)")
+    note = sample_note(counts)
+    subtitle = subtitle + (f"<br>{note}" if note else "")
     return _style(fig, title=f"{title}<br><sup>{subtitle}</sup>", x_title=fx, y_title=fy,
                   uirevision=uirevision, height=height,
                   xaxis=dict(range=[gx[0], gx[-1]], showgrid=False, zeroline=False,
@@ -162,28 +194,36 @@ def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="pr
     scale = X_train.std(axis=0)
     scale[scale == 0] = 1.0
     Z = (X_train - mean) / scale
-    _, sv, vt = np.linalg.svd(Z, full_matrices=False)
+    # principal axes from the d x d scatter matrix: O(m d^2), where an SVD of Z costs far more
+    eigval, eigvec = np.linalg.eigh(Z.T @ Z)
+    order = np.argsort(eigval)[::-1]
+    eigval, vt = np.clip(eigval[order], 0.0, None), eigvec[:, order].T
     k = min(2, vt.shape[0])
     axes = vt[:k].T if k == 2 else np.column_stack([vt[0], np.zeros(vt.shape[1])])
-    share = sv ** 2 / max(float(np.sum(sv ** 2)), 1e-300)
+    share = eigval / max(float(np.sum(eigval)), 1e-300)
     fig = _figure()
+    counts = {}
     for X, y, part, filled in ((X_train, y_train, "train", True), (X_test, y_test, "test", False)):
         if X is None or y is None:
             continue
-        P = ((np.asarray(X, dtype=float) - mean) / scale) @ axes
+        X, y, total = sample_points(X, y, seed=0 if filled else 1)
+        counts[part] = (len(y), total)
+        P = ((X - mean) / scale) @ axes
         for sign, symbol in ((1, "circle"), (-1, "square")):
             sel = np.asarray(y) == sign
             color = POS if sign > 0 else NEG
             name = f"{part} {'+1' if sign > 0 else '-1'}"
-            fig.add_trace(go.Scatter(
+            fig.add_trace(_scatter(len(y))(
                 x=P[sel, 0], y=P[sel, 1], mode="markers", name=name,
                 marker=dict(symbol=symbol if filled else f"{symbol}-open", size=7,
                             color=color, opacity=0.8,
                             line=dict(color="white" if filled else color, width=1)),
                 hovertemplate=f"{name}<br>PC1 = %{{x:.4g}}<br>PC2 = %{{y:.4g}}<extra></extra>"))
     pc2 = share[1] if share.size > 1 else 0.0
+    note = sample_note(counts)
     fig = _style(fig, title="The data on their first two principal axes<br><sup>standardized "
-                 "features, axes fitted on the training part</sup>",
+                 "features, axes fitted on the training part" + (f"; {note}" if note else "")
+                 + "</sup>",
                  x_title=f"PC1 ({share[0]:.0%} of the variance)", y_title=f"PC2 ({pc2:.0%} of the variance)",
                  uirevision=uirevision, height=420)
     return fig

@@ -437,3 +437,25 @@ def test_decision_boundary_runs_along_the_cell_sides_where_the_sign_changes(data
 def test_plots_does_not_load_streamlit():
     code = "import sys, cbviz.plots; assert 'streamlit' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_large_data_scatters_draw_a_stated_fixed_sample_with_webgl():
+    from cbviz.plots.regions import MAX_POINTS, decision_figure, projection_figure
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30_000, 5))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    figs = (projection_figure(X, y, X[:9000], y[:9000]),
+            decision_figure(np.array([-5.0, 0.0, 5.0]), np.array([-5.0, 5.0]),
+                            np.array([[-0.5, 0.5]]), X[:, :2], y, X[:9000, :2], y[:9000]))
+    for fig in figs:
+        points = [t for t in fig.data if getattr(t, "mode", None) == "markers"]
+        assert all(t.type == "scattergl" for t in points)
+        train = sum(len(t.x) for t in points if t.name.startswith("train"))
+        test = sum(len(t.x) for t in points if t.name.startswith("test"))
+        assert train == MAX_POINTS and test == MAX_POINTS
+        title = fig.layout.title.text
+        assert "2,000 of 30,000 train points" in title and "2,000 of 9,000 test points" in title
+    again = projection_figure(X, y)
+    assert np.array_equal(again.data[0].x, figs[0].data[0].x)  # the same sample every time
+    small = projection_figure(X[:300], y[:300])
+    assert all(t.type == "scatter" for t in small.data) and "sample" not in small.layout.title.text

@@ -35,7 +35,8 @@ from sklearn.preprocessing import StandardScaler
 
 from cbviz import bounds as B
 from cbviz.algorithms import Candidates, CBBoost, ParameterError, Record, lockstep
-from cbviz.algorithms.cbboost import CBBoostCandidates, _scores
+from cbviz.algorithms.cbboost import CBBoostCandidates
+from cbviz.algorithms.cbboost.scores import _scores
 from cbviz.voters import RBFPool, StumpPool
 
 TOL = 1e-10         # same number computed two ways

@@ -22,10 +22,8 @@ import pytest
 from helpers import lone_and_threaded
 from sklearn.datasets import make_classification
 
-from cbviz import voters
-from cbviz.algorithms import cbboost
 from cbviz.algorithms.base import _first_argmax
-from cbviz.algorithms.cbboost import CBBoost
+from cbviz.algorithms.cbboost import CBBoost, scores
 from cbviz.algorithms.klboost import KLBoost, quasi_uniform
 from cbviz.data import load_dataset, prepare
 from cbviz.voters import (
@@ -33,6 +31,7 @@ from cbviz.voters import (
     StumpOperator,
     StumpPool,
     engine_threads,
+    threads,
     use_engine_threads,
 )
 
@@ -169,7 +168,7 @@ def big():
     """Large enough for a pass to be split over 4 threads."""
     X, y01 = make_classification(n_samples=8000, n_features=300, n_informative=20,
                                  random_state=4)
-    assert X.size >= 4 * voters._MIN_SPLIT_WORK
+    assert X.size >= 4 * threads._MIN_SPLIT_WORK
     pool = StumpPool(10).fit(X)
     return pool, X, np.where(y01 == 1, 1.0, -1.0)
 
@@ -309,7 +308,7 @@ def test_fused_steps_equal_the_scored_candidates_bit_for_bit(problem, name, pool
 
 
 def test_fused_ties_use_the_window_of_the_dense_pick():
-    assert cbboost._TIE_RTOL == _first_argmax.__defaults__[0]
+    assert scores._TIE_RTOL == _first_argmax.__defaults__[0]
 
 
 def test_fused_run_stops_like_the_dense_path():
@@ -392,8 +391,8 @@ def test_kernels_are_compiled_at_import_and_cached():
     imports alone, so the app's first step pays no compilation."""
     code = (
         "import numba.core.caching as c\n"
-        "from cbviz import voters as v\n"
-        "from cbviz.algorithms import cbboost as b\n"
+        "from cbviz.voters import kernels as v\n"
+        "from cbviz.algorithms.cbboost import fused as b\n"
         "ks = [v._bin_cumsums, v._gather_add, v._expand, v._segment_cumsums,"
         " b._slot_bests, b._window_pick]\n"
         "print([len(k.signatures) for k in ks], all(not isinstance(k._cache, c.NullCache)"

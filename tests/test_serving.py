@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 from helpers import require_chromium
 
+from cbviz.tools.load_fleet import BACK_JS, WATCH_JS
 from cbviz.tools.serve import nginx_config, serve_class
 from cbviz.tools.server import CHROMIUM, FLAGS, IDLE
 
@@ -104,15 +105,21 @@ def test_a_killed_worker_loses_no_student_s_place(classroom, browser):
         assert status.startswith(f"Iteration {steps} of {steps}:"), status
         sessions.append((page, worker_of(context, classroom.url), status))
     victim = classroom.worker_of(sessions[0][1])
+    for page, _, _ in sessions:
+        page.evaluate(WATCH_JS)
     victim.kill()
     for page, worker, status in sessions:
-        # the browser reconnects (to the other worker if its own died) and the link replays
-        page.wait_for_function(f"s => document.body.innerText.includes(s)", arg=status,
-                               timeout=120_000)
-        settle(page)
+        # a moved session loses its connection, reconnects to the live worker and its link
+        # replays the run; the others never lose theirs
+        page.wait_for_function(BACK_JS, arg=[status, worker == victim.address], timeout=120_000)
         assert page.locator("[data-testid='stException']").count() == 0
         assert page.evaluate(STATUS_JS) == status
     moved = [s for s in sessions if s[1] == victim.address]
     assert len(moved) == 2
-    for page, _, _ in moved:
-        assert worker_of(page.context, classroom.url) != victim.address
+    for (page, _, status), (_, steps) in zip(sessions, PLACES):
+        if worker_of(page.context, classroom.url) == victim.address:
+            raise AssertionError("a session still routed to the killed worker")
+        # a live session on its own run: one more Step goes on from where it was
+        page.locator(".st-key-step_once button").click()
+        page.get_by_text(f"Iteration {steps + 1} of {steps + 1}").first.wait_for(timeout=90_000)
+        settle(page)

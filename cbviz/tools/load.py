@@ -107,10 +107,14 @@ async def _caption_ok(page, session, description, sizes, when):
         session.problems.append(f"{when}: the page no longer shows its data set ({sizes})")
 
 
-async def drive(browser, url, session, want, steps):
-    """One student: open the link, Step, visit another page halfway, come back, Step on."""
+async def drive(browser, url, session, want, steps, keep=None):
+    """One student: open the link, Step, visit another page halfway, come back, Step on.
+
+    ``keep``: a list to which ``(context, page, last status line)`` is appended, the session
+    left open (the kill drill of :mod:`cbviz.tools.load_fleet` goes on with it)."""
     description, sizes, lines = want
     context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    kept = False
     try:
         page = await context.new_page()
         await page.goto(f"{url}/step_through_cbboost?{session.query}", timeout=TIMEOUT)
@@ -136,10 +140,14 @@ async def drive(browser, url, session, want, steps):
                 await _idle(page)
                 await _caption_ok(page, session, description, sizes, f"back after step {k}")
         await _caption_ok(page, session, description, sizes, "at the end")
+        if keep is not None and not session.problems:
+            keep.append((context, page, await page.evaluate(STATUS_JS)))
+            kept = True
     except Exception as exc:  # a session that fails is counted as such, the others go on
         session.problems.append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
     finally:
-        await context.close()
+        if not kept:
+            await context.close()
 
 
 def _probe(url, stop, out):
@@ -338,7 +346,17 @@ def main(argv=None):
                     help="the server (and the health probe) on the first core alone, the "
                          "browsers on the others: the server does not share its CPU with the "
                          "students' browsers, as on a real class server")
+    ap.add_argument("--workers", type=int, nargs="+",
+                    help="worker counts to run behind nginx (cbviz.tools.serve), each with the "
+                         "kill-a-worker drill when there are two or more; without it: one bare "
+                         "Streamlit server")
     args = ap.parse_args(argv)
+    if args.workers:
+        from .load_fleet import report_fleets, run_fleets
+        wants = {q: expected(q, args.steps) for q in set(plan(max(args.sessions)))}
+        print(report_fleets(run_fleets(args.workers, args.sessions, args.steps, wants,
+                                       args.ttl)), flush=True)
+        return
     print(report(*run_classes(args.sessions, args.steps, args.ttl, args.nice,
                               args.split_cores)))
 

@@ -361,7 +361,7 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
         Hk = H
         if key == "mincq":
             row["unit"] = "one solve"
-            if not mincq_voters:
+            if mincq_voters == 0:
                 rows.append({**row, "note": "skipped (mincq_voters=0)"})
                 continue
             if mincq_voters is not None:

@@ -81,10 +81,14 @@ def test_table2_and_fig3_units_have_the_documented_columns():
     assert list(row) == list(fig3.columns) and row["noise"] == 0.5 and row["split"] == 1
 
 
-def test_an_algorithm_that_refuses_the_pool_gives_a_noted_row():
-    """MinCq refuses more than 2000 direct voters (digits: ~60 pixels x 40 thresholds)."""
+def test_an_algorithm_that_refuses_the_pool_gives_a_noted_row(monkeypatch):
+    """MinCq refuses a program that would not fit in the memory available (here: a machine
+    that reports 1 MiB free); the experiment notes it and goes on."""
+    from cbviz.algorithms import mincq
+    monkeypatch.setattr(mincq, "available_memory", lambda: 2 ** 20)
     row = search_fit(preset("table2", thresholds=40), "digits/4 vs 9", "mincq", 0)
     assert np.isnan(row["test_error"]) and row["note"].startswith("not fitted: MinCq")
+    assert "MiB" in row["note"]
 
 
 def test_progress_line():

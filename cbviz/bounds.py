@@ -60,7 +60,7 @@ def vote_scale(a, col_sq_sums, m):
 
 
 def _zero_if_roundoff(mu1, scale=1.0):
-    """``mu1`` with values within :data:`ROUNDOFF_MU1` ``* scale`` of zero set to exactly 0."""
+    """``mu1`` with values within ``ROUNDOFF_MU1`` ``* scale`` of zero set to exactly 0."""
     mu1 = np.asarray(mu1, dtype=float)
     return np.where(np.abs(mu1) <= ROUNDOFF_MU1 * np.asarray(scale, dtype=float), 0.0, mu1)
 
@@ -68,7 +68,7 @@ def _zero_if_roundoff(mu1, scale=1.0):
 def moments(M, scale=1.0):
     """First and second moments ``(mu1, mu2)`` of the margins (CB-Boost paper, Defs. 5-6).
 
-    ``M`` are normalized margins; a first moment within :data:`ROUNDOFF_MU1` ``* scale`` of
+    ``M`` are normalized margins; a first moment within ``ROUNDOFF_MU1`` ``* scale`` of
     zero is returned as 0.  ``scale`` is the vote's scale (:func:`vote_scale` over
     ``sum(a)``): the default 1 is that of +-1 voters, the largest for voters in [-1, 1].
     """
@@ -82,7 +82,7 @@ def c_bound(mu1, mu2, scale=1.0):
     Defined only when ``mu1 > 0`` and ``mu2 > 0``; returns 1 otherwise (the bound says
     nothing).  ``scale`` is the vote's scale (:func:`vote_scale`): 1 for normalized margins of
     +-1 voters, ``sum_k a_k rms(h_k)`` for the moments ``gamma(F), nu(F)`` of an unnormalized
-    vote ``F = H a``; a ``mu1`` within :data:`ROUNDOFF_MU1` ``* scale`` of zero counts as 0
+    vote ``F = H a``; a ``mu1`` within ``ROUNDOFF_MU1`` ``* scale`` of zero counts as 0
     (the vote is zero up to round-off).
     """
     mu1 = _zero_if_roundoff(mu1, scale)

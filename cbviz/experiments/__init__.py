@@ -2,12 +2,12 @@
 
 Each experiment (:data:`EXPERIMENTS`) is split into independent units of work that run in
 parallel (joblib, or a Dask scheduler) and are saved one file per unit as they finish, so an
-interrupted run resumes where it stopped (:mod:`.runner`):
+interrupted run resumes where it stopped (module ``cbviz.experiments.runner``):
 
-``table2``  Table 2, test 0-1 loss after a seeded randomized search (:mod:`.table2`);
-``fig1``    Fig. 1, fit time versus n, m and T (:mod:`cbviz.bench`'s protocol, :mod:`.fig1`);
-``fig3``    Fig. 3, CB-Boost vs AdaBoost under Gaussian feature noise (:mod:`.noise`);
-``fig5``    Fig. 5, CB-Boost's C-bound beside MinCq(CB-Boost)'s per iteration (:mod:`.fig5`).
+``table2``  Table 2, test 0-1 loss after a seeded randomized search (``table2.py``);
+``fig1``    Fig. 1, fit time versus n, m and T (:mod:`cbviz.bench`'s protocol, ``fig1.py``);
+``fig3``    Fig. 3, CB-Boost vs AdaBoost under Gaussian feature noise (``noise.py``);
+``fig5``    Fig. 5, CB-Boost's C-bound beside MinCq(CB-Boost)'s per iteration (``fig5.py``).
 
 Each has a ``quick`` preset (under a minute on 2 cores) and a ``full`` one (the paper's
 sizes where it states them).  The app's "Paper experiments" page calls
@@ -60,7 +60,7 @@ def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=DEFAULT_OUT, 
     config : configuration dataclass, optional
         E.g. ``preset("table2", splits=1)``.
     n_jobs, scheduler, progress, cancel
-        As :func:`cbviz.experiments.runner.run`: joblib processes, a Dask scheduler address
+        As ``cbviz.experiments.runner.run``: joblib processes, a Dask scheduler address
         (or ``distributed.Client``), ``progress(done, total)``, ``cancel() -> bool``.
     out : path
         Results directory: ``out/<name>/{config.json, units/, <table>.csv}``.

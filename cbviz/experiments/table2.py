@@ -94,7 +94,7 @@ class SearchProtocol:
 
 @dataclass(frozen=True)
 class Table2Config(SearchProtocol):
-    """Table 2: ``algorithms`` (keys of :data:`ALGORITHM_LABELS`) on ``datasets``, each over
+    """Table 2: ``algorithms`` (keys of ``ALGORITHM_LABELS``) on ``datasets``, each over
     ``splits`` splits (seeds ``seed .. seed + splits - 1``)."""
 
     datasets: tuple = FULL_DATASETS

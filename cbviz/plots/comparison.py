@@ -17,6 +17,7 @@ from .style import (
     VERMILION,
     YELLOW,
     _column,
+    history_frame,
     _figure,
     _iterations,
     _style,
@@ -38,6 +39,7 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
     ``frames``: display name -> per-iteration DataFrame.  Algorithms without the column
     (e.g. the C-bound of a scikit-learn baseline) are left out and named in the subtitle.
     """
+    frames = {name: history_frame(f) for name, f in frames.items()}
     fig = _figure()
     missing = []
     for i, (name, frame) in enumerate(frames.items()):

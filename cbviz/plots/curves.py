@@ -21,6 +21,7 @@ from .style import (
     VERMILION,
     YELLOW,
     _column,
+    history_frame,
     _current_marker,
     _figure,
     _iterations,
@@ -38,6 +39,7 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
     guarantee on the majority vote's error on the training set; the PAC-Bayesian bounds
     hold on the true risk with probability ``1 - delta``.
     """
+    frame = history_frame(frame)
     it = _iterations(frame)
     fig = _figure()
     fig.add_trace(go.Scatter(
@@ -73,6 +75,7 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
 
 def error_figure(frame, current=None, uirevision="errors"):
     """Train and test 0-1 error of the majority vote vs. iteration (no test trace without test data)."""
+    frame = history_frame(frame)
     it = _iterations(frame)
     train = _column(frame, "train_error")
     test = _column(frame, "test_error")
@@ -95,6 +98,7 @@ def error_figure(frame, current=None, uirevision="errors"):
 
 def kl_figure(frame, n_voters, current=None, uirevision="kl"):
     """``KL(Q||P)`` to the uniform prior over ``n_voters`` voters, and its ceiling ``ln n``."""
+    frame = history_frame(frame)
     try:
         n = int(n_voters)
     except (TypeError, ValueError):
@@ -121,6 +125,7 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
 
 def alpha_figure(frame, current=None, uirevision="alpha"):
     """Weight given to the voter added at each iteration; the current one highlighted."""
+    frame = history_frame(frame)
     it = _iterations(frame)
     alpha = _column(frame, "alpha")
     if frame is not None and "label" in frame:
@@ -154,6 +159,7 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
     For what is not common to every algorithm: the objective an algorithm minimizes, CqBoost's
     edge and dual variable, the concentration of example weights.  Missing columns are skipped.
     """
+    frame = history_frame(frame)
     it = _iterations(frame)
     fig = _figure()
     shown = [(c, n) for c, n in columns.items() if frame is not None and c in frame]
@@ -182,6 +188,7 @@ def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_vote
     ``mincq`` has one row per iteration: ``iteration``, ``c_bound`` and ``test_error`` (or
     ``train_error``) of the optimal vote on the same voters.
     """
+    frame, mincq = history_frame(frame), history_frame(mincq)
     it = _iterations(frame)
     fig = _figure()
     fig.add_trace(_line(it, _column(frame, "c_bound"), "CB-Boost: empirical C-bound", BLUE,

@@ -26,6 +26,20 @@ FULL_WIDTH = 480
 
 # ---------------------------------------------------------------- shared helpers
 
+def history_frame(history):
+    """A run's history as the DataFrame the figures read.
+
+    ``history`` is what a user holds: ``run.to_frame()`` (returned as is), ``run.history`` or an
+    estimator's ``history_`` (lists of records, turned into one row per record), or None.
+    """
+    if history is None or isinstance(history, pd.DataFrame):
+        return history
+    rows = list(history)
+    if rows and hasattr(rows[0], "as_row"):
+        return pd.DataFrame([r.as_row() for r in rows])
+    return pd.DataFrame(rows)
+
+
 def _column(frame, name, n=None):
     """Column ``name`` as floats (None -> NaN); all-NaN when the column is missing."""
     n = len(frame) if n is None else n

@@ -38,6 +38,19 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
 
     ``frames``: display name -> per-iteration DataFrame.  Algorithms without the column
     (e.g. the C-bound of a scikit-learn baseline) are left out and named in the subtitle.
+
+    Examples
+    --------
+    >>> from cbviz.algorithms import AdaBoost, CBBoost
+    >>> from cbviz.data import make_toy, prepare
+    >>> from cbviz.voters import StumpPool
+    >>> split = prepare(make_toy("moons", n_samples=200, seed=0), train_ratio=0.7, seed=0)
+    >>> H = StumpPool(n_thresholds=5).fit(split.X_train).operator(split.X_train)
+    >>> runs = {name: algo.start(H, split.y_train).run().history
+    ...         for name, algo in (("CB-Boost", CBBoost(max_iter=10)),
+    ...                            ("AdaBoost", AdaBoost(max_iter=10)))}
+    >>> fig = compare_figure(runs, "train_error", title="Training error", y_title="error")
+    >>> fig.show()  # doctest: +SKIP
     """
     frames = {name: history_frame(f) for name, f in frames.items()}
     fig = _figure()
@@ -63,7 +76,18 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
 
 
 def bound_panel_figure(panel, uirevision="compare_panel"):
-    """Grouped bars: per algorithm, its C-bound, PAC-Bayes bounds and errors at the end."""
+    """Grouped bars: per algorithm, its C-bound, PAC-Bayes bounds and errors at the end.
+
+    Examples
+    --------
+    >>> from cbviz.compare import Comparison
+    >>> from cbviz.workbench import Settings, build_problem
+    >>> problem = build_problem(Settings(source="toy", toy="moons"))
+    >>> comparison = Comparison(problem, [("cbboost", {}), ("adaboost", {})], max_iter=10)
+    >>> comparison.step(10)
+    >>> fig = bound_panel_figure(comparison.final_panel())
+    >>> fig.show()  # doctest: +SKIP
+    """
     fig = _figure()
     for i, (quantity, rows) in enumerate(panel.groupby("quantity", sort=False)):
         color, _ = _style_of(i)

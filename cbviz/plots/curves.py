@@ -38,6 +38,15 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
     The train error (filled, dashed) stays under the empirical C-bound: the C-bound is a
     guarantee on the majority vote's error on the training set; the PAC-Bayesian bounds
     hold on the true risk with probability ``1 - delta``.
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> fig = bounds_figure(clf.history_)   # or run.history, run.to_frame()
+    >>> fig.show()  # doctest: +SKIP
     """
     frame = history_frame(frame)
     it = _iterations(frame)
@@ -74,7 +83,17 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
 
 
 def error_figure(frame, current=None, uirevision="errors"):
-    """Train and test 0-1 error of the majority vote vs. iteration (no test trace without test data)."""
+    """Train and test 0-1 error of the majority vote vs. iteration (no test trace without test data).
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> fig = error_figure(clf.history_)
+    >>> fig.show()  # doctest: +SKIP
+    """
     frame = history_frame(frame)
     it = _iterations(frame)
     train = _column(frame, "train_error")
@@ -97,7 +116,17 @@ def error_figure(frame, current=None, uirevision="errors"):
 
 
 def kl_figure(frame, n_voters, current=None, uirevision="kl"):
-    """``KL(Q||P)`` to the uniform prior over ``n_voters`` voters, and its ceiling ``ln n``."""
+    """``KL(Q||P)`` to the uniform prior over ``n_voters`` voters, and its ceiling ``ln n``.
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> fig = kl_figure(clf.history_, n_voters=clf.pool_.n_voters_)
+    >>> fig.show()  # doctest: +SKIP
+    """
     frame = history_frame(frame)
     try:
         n = int(n_voters)
@@ -124,7 +153,17 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
 
 
 def alpha_figure(frame, current=None, uirevision="alpha"):
-    """Weight given to the voter added at each iteration; the current one highlighted."""
+    """Weight given to the voter added at each iteration; the current one highlighted.
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> fig = alpha_figure(clf.history_, current=3)   # iteration 3 highlighted
+    >>> fig.show()  # doctest: +SKIP
+    """
     frame = history_frame(frame)
     it = _iterations(frame)
     alpha = _column(frame, "alpha")
@@ -158,6 +197,16 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
 
     For what is not common to every algorithm: the objective an algorithm minimizes, CqBoost's
     edge and dual variable, the concentration of example weights.  Missing columns are skipped.
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> fig = series_figure(clf.history_, {"mu1": "first moment", "mu2": "second moment"},
+    ...                     title="Margin moments", y_title="moment")
+    >>> fig.show()  # doctest: +SKIP
     """
     frame = history_frame(frame)
     it = _iterations(frame)
@@ -174,7 +223,13 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
 
 
 def placeholder_figure(title, why):
-    """An empty figure that says why the chart has nothing to show yet."""
+    """An empty figure that says why the chart has nothing to show yet.
+
+    Examples
+    --------
+    >>> fig = placeholder_figure("Test error", "no test examples in this split")
+    >>> fig.show()  # doctest: +SKIP
+    """
     fig = _figure()
     fig.add_annotation(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                        font=dict(size=14, color=GREY))
@@ -187,6 +242,17 @@ def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_vote
 
     ``mincq`` has one row per iteration: ``iteration``, ``c_bound`` and ``test_error`` (or
     ``train_error``) of the optimal vote on the same voters.
+
+    Examples
+    --------
+    >>> from cbviz.algorithms import CBBoost, mincq_on_history
+    >>> from cbviz.data import make_toy, prepare
+    >>> from cbviz.voters import StumpPool
+    >>> split = prepare(make_toy("moons", n_samples=200, seed=0), train_ratio=0.7, seed=0)
+    >>> H = StumpPool(n_thresholds=5).fit(split.X_train).operator(split.X_train)
+    >>> run = CBBoost(max_iter=10).start(H, split.y_train).run()
+    >>> fig = mincq_on_voters_figure(run.history, mincq_on_history(run))
+    >>> fig.show()  # doctest: +SKIP
     """
     frame, mincq = history_frame(frame), history_frame(mincq)
     it = _iterations(frame)

@@ -53,6 +53,17 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
 
     A trajectory frame has the columns of :func:`cbviz.explorer.trajectory`; each iteration is
     drawn at its (r, d) or (mu1, mu2).
+
+    Examples
+    --------
+    >>> from cbviz.explorer import c_bound_grid, trajectory
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> from cbviz.data import make_toy
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> fig = c_bound_map_figure(c_bound_grid("risks"), point=(0.2, 0.3),
+    ...                          trajectories={"CB-Boost": trajectory(clf.history_)})
+    >>> fig.show()  # doctest: +SKIP
     """
     axes = grid.axes
     sx, sy = _symbols(axes)
@@ -116,7 +127,14 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
 
 def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
     """The C-bound and the first-order bound 2r along the valid part of the line at ``x`` (a
-    frame from :func:`cbviz.explorer.c_bound_slice`); ``y`` marks the chosen point on it."""
+    frame from :func:`cbviz.explorer.c_bound_slice`); ``y`` marks the chosen point on it.
+
+    Examples
+    --------
+    >>> from cbviz.explorer import c_bound_slice
+    >>> fig = c_bound_slice_figure(c_bound_slice("risks", 0.3), "risks", 0.3, y=0.35)
+    >>> fig.show()  # doctest: +SKIP
+    """
     sx, sy = _symbols(axes)
     ys = line["y"].to_numpy(float)
     c = line["c_bound"].to_numpy(float)
@@ -153,7 +171,15 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
 
 
 def toy_grid_figure(summary, uirevision="toy_grid"):
-    """Which voter errs on which example, and the majority vote's row beneath them."""
+    """Which voter errs on which example, and the majority vote's row beneath them.
+
+    Examples
+    --------
+    >>> from cbviz.explorer import toy_preset, toy_summary, toy_wrong
+    >>> summary = toy_summary(toy_wrong(toy_preset("different", m=10), m=10))
+    >>> fig = toy_grid_figure(summary)
+    >>> fig.show()  # doctest: +SKIP
+    """
     n, m = summary.wrong.shape
     z = np.vstack([summary.wrong, summary.majority_wrong[None, :]]).astype(float)
     rows = [f"voter {j + 1}" for j in range(n)] + ["majority vote"]
@@ -181,7 +207,15 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
 
 
 def toy_bars_figure(summary, uirevision="toy_bars"):
-    """Each voter's error, the vote's error, r and d, and the two bounds on the vote's error."""
+    """Each voter's error, the vote's error, r and d, and the two bounds on the vote's error.
+
+    Examples
+    --------
+    >>> from cbviz.explorer import toy_preset, toy_summary, toy_wrong
+    >>> summary = toy_summary(toy_wrong(toy_preset("same", m=10), m=10))
+    >>> fig = toy_bars_figure(summary)
+    >>> fig.show()  # doctest: +SKIP
+    """
     n = summary.wrong.shape[0]
     groups = (
         ("voters' errors", SKY, [f"voter {j + 1}" for j in range(n)],
@@ -215,6 +249,13 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
     ``table``: from :func:`cbviz.explorer.bounds_vs_m`; ``chosen``: the bound the ``target``,
     the smallest m that reaches it (``needed``, None if none) and its m -> infinity ``limit``
     refer to; ``m_run``: the sample size of a run, drawn as a vertical line.
+
+    Examples
+    --------
+    >>> from cbviz.explorer import bounds_vs_m, m_grid
+    >>> table = bounds_vs_m(0.3, 0.35, 2.0, 0.05, m_grid(50, 100_000, n=30))
+    >>> fig = pac_bounds_figure(table, kl=2.0, delta=0.05)
+    >>> fig.show()  # doctest: +SKIP
     """
     m = table["m"].to_numpy(float)
     fig = _figure()

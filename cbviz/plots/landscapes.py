@@ -30,7 +30,19 @@ from .style import (
 # ---------------------------------------------------------------- one step of CB-Boost
 
 def direction_curve_figure(curve, uirevision="direction"):
-    """C-bound of ``F + alpha h`` along the weight of one voter (Theorem 3's picture)."""
+    """C-bound of ``F + alpha h`` along the weight of one voter (Theorem 3's picture).
+
+    Examples
+    --------
+    >>> from cbviz.algorithms import CBBoost
+    >>> from cbviz.data import make_toy, prepare
+    >>> from cbviz.voters import StumpPool
+    >>> split = prepare(make_toy("moons", n_samples=200, seed=0), train_ratio=0.7, seed=0)
+    >>> H = StumpPool(n_thresholds=5).fit(split.X_train).operator(split.X_train)
+    >>> run = CBBoost(max_iter=5).start(H, split.y_train).run()
+    >>> fig = direction_curve_figure(run.direction_curve())   # the last step's voter
+    >>> fig.show()  # doctest: +SKIP
+    """
     label = _text(curve.label, f"voter {curve.index}")
     alphas = np.asarray(curve.alphas, dtype=float)
     fig = _figure()
@@ -76,6 +88,18 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
     ``labels`` describes voter k (a sequence or a callable).  With huge pools the valid
     candidates are thinned to ``max_points`` (the ``max_points // 4`` best of each score
     always kept) and the non-improving ones to ``max_invalid``; the picks are always drawn.
+
+    Examples
+    --------
+    >>> from cbviz.algorithms import CBBoost
+    >>> from cbviz.data import make_toy, prepare
+    >>> from cbviz.voters import StumpPool
+    >>> split = prepare(make_toy("moons", n_samples=200, seed=0), train_ratio=0.7, seed=0)
+    >>> pool = StumpPool(n_thresholds=5).fit(split.X_train)
+    >>> run = CBBoost(max_iter=5, keep_candidates=True).start(
+    ...     pool.operator(split.X_train), split.y_train).run()
+    >>> fig = landscape_figure(run.history[-1].candidates, pool.describe)
+    >>> fig.show()  # doctest: +SKIP
     """
     grad = np.asarray(candidates.gradient, dtype=float)
     dec = np.asarray(candidates.decrease, dtype=float)
@@ -167,7 +191,19 @@ def _rule_text(candidates):
 
 
 def lockstep_figure(table, uirevision="lockstep"):
-    """C-bound of the exhaustive (CB-Boost) and gradient (GB-CB-Boost) rules run side by side."""
+    """C-bound of the exhaustive (CB-Boost) and gradient (GB-CB-Boost) rules run side by side.
+
+    Examples
+    --------
+    >>> from cbviz.algorithms import lockstep
+    >>> from cbviz.data import make_toy, prepare
+    >>> from cbviz.voters import StumpPool
+    >>> split = prepare(make_toy("moons", n_samples=200, seed=0), train_ratio=0.7, seed=0)
+    >>> H = StumpPool(n_thresholds=5).fit(split.X_train).operator(split.X_train)
+    >>> exhaustive, gradient, table = lockstep(H, split.y_train, max_iter=10)
+    >>> fig = lockstep_figure(table)
+    >>> fig.show()  # doctest: +SKIP
+    """
     it = _iterations(table)
     ex = _column(table, "exhaustive_c_bound")
     gr = _column(table, "gradient_c_bound")

@@ -57,6 +57,20 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
     Bars in the shaded half (margin < 0) are examples the majority vote gets wrong.  The C-bound
     ``1 - mu1**2 / mu2`` is small when the margins are large on average (mu1) and
     concentrated (mu2 close to mu1**2).
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> from cbviz import bounds
+    >>> H = clf.pool_.transform(ds.X)
+    >>> a = clf.history_[-1].weights                     # weights of the last vote
+    >>> M = bounds.margins(H[:, clf.history_[-1].support] @ a, ds.y, total=a.sum())
+    >>> mu1, mu2 = bounds.moments(M)
+    >>> fig = margin_figure(M, mu1, mu2)
+    >>> fig.show()  # doctest: +SKIP
     """
     M = np.asarray(margins, dtype=float).ravel()
     M = M[np.isfinite(M)]
@@ -117,6 +131,17 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     along the cell sides where the vote changes sign.  ``stump`` is None or
     ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
     optional ``"name"`` (legend text) and ``"color"``.
+
+    Examples
+    --------
+    >>> from cbviz.algorithms import CBBoost
+    >>> from cbviz.workbench import Settings, build_problem
+    >>> problem = build_problem(Settings(source="toy", toy="moons"))
+    >>> split = problem.split
+    >>> run = CBBoost(max_iter=10).start(problem.H_train, split.y_train).run()
+    >>> xe, ye, Z = problem.vote_grid(run.weights_at())
+    >>> fig = decision_figure(xe, ye, Z, split.X_train, split.y_train)
+    >>> fig.show()  # doctest: +SKIP
     """
     gx, gy = np.asarray(xe, dtype=float).ravel(), np.asarray(ye, dtype=float).ravel()
     Z = np.asarray(Z, dtype=float)
@@ -188,6 +213,13 @@ def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="pr
 
     For data with more than two features: what the data look like before any vote.  The
     axis titles give the share of the training variance each axis carries.
+
+    Examples
+    --------
+    >>> from cbviz.data import load_dataset
+    >>> ds = load_dataset("breast_cancer")
+    >>> fig = projection_figure(ds.X, ds.y)
+    >>> fig.show()  # doctest: +SKIP
     """
     X_train = np.asarray(X_train, dtype=float)
     mean = X_train.mean(axis=0)

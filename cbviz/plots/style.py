@@ -31,6 +31,16 @@ def history_frame(history):
 
     ``history`` is what a user holds: ``run.to_frame()`` (returned as is), ``run.history`` or an
     estimator's ``history_`` (lists of records, turned into one row per record), or None.
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> frame = history_frame(clf.history_)
+    >>> len(frame) == len(clf.history_) and "c_bound" in frame
+    True
     """
     if history is None or isinstance(history, pd.DataFrame):
         return history

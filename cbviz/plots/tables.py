@@ -17,6 +17,16 @@ def weights_table(record, describe, added=None):
     to the iteration it entered the vote: a dict, or the run's history (a sequence of
     records, the first record adding each voter counts).  Columns: "iteration added",
     "voter", "alpha" (unnormalized weight), "share of the vote Q" (alpha / sum alpha).
+
+    Examples
+    --------
+    >>> from cbviz.data import make_toy
+    >>> from cbviz.estimators import CBBoostClassifier
+    >>> ds = make_toy("moons", n_samples=200, seed=0)
+    >>> clf = CBBoostClassifier(max_iter=10).fit(ds.X, ds.y)
+    >>> table = weights_table(clf.history_[-1], clf.pool_.describe, added=clf.history_)
+    >>> list(table.columns)
+    ['iteration added', 'voter', 'alpha', 'share of the vote Q']
     """
     support = np.asarray(record.support, dtype=int)
     weights = np.asarray(record.weights, dtype=float)

@@ -394,9 +394,9 @@ def test_kernels_are_compiled_at_import_and_cached():
         "from cbviz.voters import kernels as v\n"
         "from cbviz.algorithms.cbboost import fused as b\n"
         "ks = [v._bin_cumsums, v._gather_add, v._expand, v._segment_cumsums,"
-        " b._slot_bests, b._window_pick]\n"
+        " b._pass_bests, b._window_pick]\n"
         "print([len(k.signatures) for k in ks], all(not isinstance(k._cache, c.NullCache)"
         " for k in ks))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=300).stdout.split()
-    assert out == ["[3,", "3,", "1,", "1,", "1,", "1]", "True"]
+    assert out == ["[3,", "3,", "1,", "1,", "3,", "3]", "True"]

@@ -37,8 +37,9 @@ def _kernel(*arg_types):
 
 
 @numba.njit(nogil=True, cache=True)
-def _four_histograms(codes, offsets, v, out, a, h):
-    """Cumulative histograms of features ``a .. a+3`` (each with at most ``_SPLIT_BINS`` bins).
+def _four_histograms(codes, offsets, v, out, a, h, base):
+    """Cumulative histograms of features ``a .. a+3`` (each with at most ``_SPLIT_BINS`` bins)
+    into ``out[offsets[f] - base + c]``.
 
     Each feature's histogram is kept in two halves (even and odd examples) so that
     consecutive updates of one bin do not wait on each other; ``v`` is read once for the
@@ -66,46 +67,60 @@ def _four_histograms(codes, offsets, v, out, a, h):
         h4[r2[even]] += p
         h6[r3[even]] += p
     for f in range(4):
-        o = offsets[a + f]
+        o = offsets[a + f] - base
         s = 0.0
-        for c in range(offsets[a + f + 1] - o):
+        for c in range(offsets[a + f + 1] - offsets[a + f]):
             s += h[2 * f, c] + h[2 * f + 1, c]
             out[o + c] = s
+
+
+@numba.njit(nogil=True, cache=True)
+def _cumsum_buffers(offsets, lo, hi):
+    """Scratch of :func:`_cumsums_group` for slots lo..hi-1: four features' half-histograms,
+    and the two halves of the widest feature's."""
+    widest = 0
+    for a in range(lo, hi):
+        widest = max(widest, offsets[a + 1] - offsets[a])
+    return np.empty((8, _SPLIT_BINS)), np.empty((2, widest))
+
+
+@numba.njit(nogil=True, cache=True)
+def _cumsums_group(codes, offsets, v, out, a, hi, h, one, base):
+    """Running sums of ``v`` over the bins of slot ``a``, or of slots ``a .. a+3`` when they
+    are all below ``hi`` and narrow (one read of ``v`` for the four), into
+    ``out[offsets[s] - base + c]``; returns the next slot.  ``h``, ``one``:
+    :func:`_cumsum_buffers`.  Every feature's sums come out the same whatever the grouping."""
+    small = a + 4 <= hi
+    for f in range(a, min(a + 4, hi)):
+        small = small and offsets[f + 1] - offsets[f] <= _SPLIT_BINS
+    if small:
+        _four_histograms(codes, offsets, v, out, a, h, base)
+        return a + 4
+    # the same sums as _four_histograms, so that no bit depends on the grouping
+    o, row, width = offsets[a] - base, codes[a], offsets[a + 1] - offsets[a]
+    even, odd = one[0], one[1]
+    even[:width] = 0.0
+    odd[:width] = 0.0
+    for i in range(0, row.size - 1, 2):
+        even[row[i]] += v[i]
+        odd[row[i + 1]] += v[i + 1]
+    if row.size % 2:
+        even[row[-1]] += v[row.size - 1]
+    s = 0.0
+    for c in range(width):
+        s += one[0, c] + one[1, c]
+        out[o + c] = s
+    return a + 1
 
 
 @_kernel(_I64, _F64, _OUT, numba.int64, numba.int64)
 def _bin_cumsums(codes, offsets, v, out, lo, hi):
     """``out[offsets[a] + c] = sum of v_i over the examples with codes[a, i] <= c`` for the
     feature slots ``lo .. hi-1``: one weighted histogram per feature, then its running sum."""
-    h = np.empty((8, _SPLIT_BINS))
-    widest = 0
-    for a in range(lo, hi):
-        widest = max(widest, offsets[a + 1] - offsets[a])
-    one = np.empty((2, widest))  # one feature's half-histograms, whatever its width
+    h, one = _cumsum_buffers(offsets, lo, hi)
     a = lo
     while a < hi:
-        small = a + 4 <= hi
-        for f in range(a, min(a + 4, hi)):
-            small = small and offsets[f + 1] - offsets[f] <= _SPLIT_BINS
-        if small:
-            _four_histograms(codes, offsets, v, out, a, h)
-            a += 4
-            continue
-        # the same sums as _four_histograms, so that no bit depends on the grouping
-        o, row, width = offsets[a], codes[a], offsets[a + 1] - offsets[a]
-        even, odd = one[0], one[1]
-        even[:width] = 0.0
-        odd[:width] = 0.0
-        for i in range(0, row.size - 1, 2):
-            even[row[i]] += v[i]
-            odd[row[i + 1]] += v[i + 1]
-        if row.size % 2:
-            even[row[-1]] += v[row.size - 1]
-        s = 0.0
-        for c in range(width):
-            s += one[0, c] + one[1, c]
-            out[o + c] = s
-        a += 1
+        a = _cumsums_group(codes, offsets, v, out, a, hi, h, one, 0)
 
 
 @_kernel(_I64, _I64, _F64, _OUT, numba.int64, numba.int64)

@@ -1,20 +1,22 @@
 """CB-Boost's fused selection on a stump operator in its pool layout.
 
 On a stump operator in its pool layout (``StumpOperator.canonical``) a step needs no n-length
-array: one pass bins F (``StumpOperator.bin_cumsums``); the kernels below then score every
-threshold and both signs from the bins' running sums with the arithmetic of
-:func:`~cbviz.algorithms.cbboost.scores._scores`, keep each feature's best score per sign,
-and find the rule's pick (the lowest index within ``_TIE_RTOL`` of the best, as
-``_first_argmax``) by rescanning the features that reach the best.  Boundary p of feature
-slot a (``bin_offsets[a] <= p < bin_offsets[a + 1] - 1``) is the direct stump in column
-``p - a`` and its complement in column ``p - a + n_base``.
+array, and reads the data once: one pass over the bins makes each feature's running sums of
+F (the histogram pass of ``StumpOperator.bin_cumsums``, the same sums to the bit) and, while
+they are in cache, scores that feature's thresholds and both signs with the arithmetic of
+:func:`~cbviz.algorithms.cbboost.scores._scores` and keeps its best score per sign
+(:func:`_pass_bests`; no table of running sums is written).  The rule's pick (the lowest
+index within ``_TIE_RTOL`` of the best, as ``_first_argmax``) is then found by redoing the
+few features that reach the best (:func:`_window_pick`).  Boundary p of feature slot a
+(``bin_offsets[a] <= p < bin_offsets[a + 1] - 1``) is the direct stump in column ``p - a``
+and its complement in column ``p - a + n_base``.
 """
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from ...voters.kernels import _F64, _I64, _ro
+from ...voters.kernels import _CODE_TYPES, _F64, _I64, _cumsum_buffers, _cumsums_group, _ro
 from ...voters.threads import _split
 from .scores import _MIN_DECREASE, _RTOL, _TIE_RTOL
 
@@ -41,19 +43,20 @@ def _stump_pair(gamma, tau, gamma_F, nu_F, grad_num, grad_den, gradient):
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _tau(cum_F, tot_F, m, p):
-    """``tau(F, h)`` of the direct stump at boundary ``p``, as ``H.rmatvec(F) / m`` forms it."""
-    return (tot_F - 2.0 * cum_F[p]) / m
+def _tau(cum, tot_F, m, i):
+    """``tau(F, h)`` of the direct stump at boundary ``i`` of a slot whose running sums are
+    ``cum``, as ``H.rmatvec(F) / m`` forms it."""
+    return (tot_F - 2.0 * cum[i]) / m
 
 
 @numba.njit(nogil=True, error_model="numpy", cache=True)
-def _slot_scores(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
+def _slot_scores(cum, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
                  gradient, theorem3, excluded, a, direct, complement):
     """Scores of feature slot ``a``'s stumps and complements into ``direct`` and
-    ``complement`` (-inf for the voters the rule bars: ``gamma(h) <= 0`` when ``theorem3``,
-    and ``excluded``); returns their number."""
+    ``complement`` from its running sums ``cum`` (-inf for the voters the rule bars:
+    ``gamma(h) <= 0`` when ``theorem3``, and ``excluded``); returns their number."""
     lo, hi = offsets[a], offsets[a + 1] - 1
-    cum, gam = cum_F[lo:hi], gamma_h[lo - a:hi - a]   # indices from 0: contiguous vector loads
+    gam = gamma_h[lo - a:hi - a]   # indices from 0: contiguous vector loads
     for i in range(hi - lo):
         gamma = gam[i]
         d, c, _, _, _ = _stump_pair(gamma, _tau(cum, tot_F, m, i), gamma_F, nu_F, grad_num,
@@ -75,37 +78,58 @@ def _widest(offsets, lo, hi):
     return widest
 
 
-_SCORING = (_F64, numba.float64, _F64, numba.float64, _I64, numba.int64, numba.float64,
+@numba.njit(nogil=True, cache=True)
+def _max(s, n):
+    """Largest of ``s[:n]`` (-inf if n = 0), with four running maxima: no serial dependency."""
+    b0 = b1 = b2 = b3 = -np.inf
+    for i in range(0, n - n % 4, 4):
+        b0, b1 = max(b0, s[i]), max(b1, s[i + 1])
+        b2, b3 = max(b2, s[i + 2]), max(b3, s[i + 3])
+    for i in range(n - n % 4, n):
+        b0 = max(b0, s[i])
+    return max(max(b0, b1), max(b2, b3))
+
+
+# the arguments after the codes: offsets, v (= F), sum(F), gamma(h) of the direct stumps, m,
+# n_base, gamma(F), nu(F), the gradient score's 2 gamma(F) and nu(F)^2, the rule, excluded
+_SCORING = (_I64, _F64, numba.float64, _F64, numba.float64, numba.int64, numba.float64,
             numba.float64, numba.float64, numba.float64, numba.boolean, numba.boolean, _I64)
 
 
-@numba.njit(numba.void(*_SCORING, numba.float64[:, ::1], numba.int64, numba.int64),
-            nogil=True, error_model="numpy", cache=True)
-def _slot_bests(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
-                gradient, theorem3, excluded, best, lo, hi):
+def _per_code_type(restype, *more):
+    """Compiled at import for every code dtype (the first argument), cached on disk."""
+    return numba.njit([restype(_ro(t, 2), *_SCORING, *more) for t in _CODE_TYPES],
+                      nogil=True, error_model="numpy", cache=True)
+
+
+@_per_code_type(numba.void, numba.float64[:, ::1], numba.int64, numba.int64)
+def _pass_bests(codes, offsets, v, tot_F, gamma_h, m, n_base, gamma_F, nu_F, grad_num,
+                grad_den, gradient, theorem3, excluded, best, lo, hi):
     """``best[side, a]``: the best score of slot ``a``'s stumps (side 0) and complements
-    (side 1, when ``best`` has that row), slots lo..hi-1."""
-    scores = np.empty((2, _widest(offsets, lo, hi)))
-    for a in range(lo, hi):
-        n = _slot_scores(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num,
-                         grad_den, gradient, theorem3, excluded, a, scores[0], scores[1])
-        for side in range(best.shape[0]):
-            s = scores[side]
-            b0 = b1 = b2 = b3 = -np.inf   # four running maxima: no serial dependency
-            for i in range(0, n - n % 4, 4):
-                b0, b1 = max(b0, s[i]), max(b1, s[i + 1])
-                b2, b3 = max(b2, s[i + 2]), max(b3, s[i + 3])
-            for i in range(n - n % 4, n):
-                b0 = max(b0, s[i])
-            best[side, a] = max(max(b0, b1), max(b2, b3))
+    (side 1, when ``best`` has that row), slots lo..hi-1, from one pass over their bins."""
+    h, one = _cumsum_buffers(offsets, lo, hi)
+    widest = _widest(offsets, lo, hi)
+    cum = np.empty(max(widest, 4 * h.shape[1]))   # the running sums of one group of slots
+    scores = np.empty((2, widest))
+    a = lo
+    while a < hi:
+        after = _cumsums_group(codes, offsets, v, cum, a, hi, h, one, offsets[a])
+        for s in range(a, after):
+            n = _slot_scores(cum[offsets[s] - offsets[a]:], tot_F, gamma_h, m, offsets, n_base,
+                             gamma_F, nu_F, grad_num, grad_den, gradient, theorem3, excluded, s,
+                             scores[0], scores[1])
+            for side in range(best.shape[0]):
+                best[side, s] = _max(scores[side], n)
+        a = after
 
 
-@numba.njit(numba.types.Tuple((numba.int64, numba.float64, numba.float64))(
-    *_SCORING, _ro(np.float64, 2)), nogil=True, error_model="numpy", cache=True)
-def _window_pick(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
-                 gradient, theorem3, excluded, best):
+@_per_code_type(numba.types.Tuple((numba.int64, numba.float64, numba.float64)),
+                _ro(np.float64, 2))
+def _window_pick(codes, offsets, v, tot_F, gamma_h, m, n_base, gamma_F, nu_F, grad_num,
+                 grad_den, gradient, theorem3, excluded, best):
     """``(column, alpha, decrease)`` of the lowest column whose score is within
-    ``_TIE_RTOL`` of the best (``best`` from :func:`_slot_bests`), or ``(-1, 0, 0)``."""
+    ``_TIE_RTOL`` of the best (``best`` from :func:`_pass_bests`), or ``(-1, 0, 0)``; the
+    slots that reach the best get their running sums again (the same bits)."""
     top = -np.inf
     for side in range(best.shape[0]):
         for a in range(best.shape[1]):
@@ -113,22 +137,25 @@ def _window_pick(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_
     if top == -np.inf:
         return -1, 0.0, 0.0
     floor = top - _TIE_RTOL * max(abs(top), 1e-300)
-    scores = np.empty((2, _widest(offsets, 0, best.shape[1])))
+    widest = _widest(offsets, 0, best.shape[1])
+    scores = np.empty((2, widest))
+    cum = np.empty(widest)
+    h, one = _cumsum_buffers(offsets, 0, best.shape[1])
     for side in range(best.shape[0]):   # direct voters first, each side in column order
         for a in range(best.shape[1]):
             if best[side, a] < floor:
                 continue
-            n = _slot_scores(cum_F, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F,
+            _cumsums_group(codes, offsets, v, cum, a, a + 1, h, one, offsets[a])
+            n = _slot_scores(cum, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F,
                              grad_num, grad_den, gradient, theorem3, excluded, a, scores[0],
                              scores[1])
             for i in range(n):
                 if scores[side, i] >= floor:
-                    p = offsets[a] + i
                     _, _, numer, denom, decrease = _stump_pair(
-                        gamma_h[p - a], _tau(cum_F, tot_F, m, p), gamma_F, nu_F, grad_num,
-                        grad_den, gradient)
+                        gamma_h[offsets[a] - a + i], _tau(cum, tot_F, m, i), gamma_F, nu_F,
+                        grad_num, grad_den, gradient)
                     alpha = (-numer if side else numer) / denom
-                    return p - a + side * n_base, alpha, decrease
+                    return offsets[a] - a + i + side * n_base, alpha, decrease
     return -1, 0.0, 0.0
 
 
@@ -136,14 +163,16 @@ def _dot_without_blas(u, v):
     return np.einsum("i,i->", u, v)
 
 
-def _fused_pick(H, cum_F, tot_F, gamma_h, gamma_F, nu_F, gradient, theorem3, excluded):
+def _fused_pick(H, F, gamma_h, gamma_F, nu_F, gradient, theorem3, excluded):
     """The rule's pick ``(column, alpha, decrease)`` on a stump operator ``H`` in pool layout,
-    or ``(-1, 0, 0)``: from the bin running sums of F (``tot_F`` = sum(F)) and ``gamma(h)`` of
-    the direct stumps; ``excluded`` (sorted) holds the voters the rule keeps out.  ``alpha``
-    is for the F given (scaled arithmetic: the caller scales it back)."""
-    offsets = H.bin_offsets
+    or ``(-1, 0, 0)``: one pass over the bins with the vote ``F`` (float64, contiguous) and
+    ``gamma(h)`` of the direct stumps; ``excluded`` (sorted) holds the voters the rule keeps
+    out.  ``alpha`` is for the F given (scaled arithmetic: the caller scales it back)."""
+    offsets, codes = H.bin_offsets, H._codes
+    if F.shape != (codes.shape[1],):
+        raise ValueError(f"F has shape {F.shape}, expected ({codes.shape[1]},)")
     best = np.empty((2 if H.shape[1] > H.n_base else 1, offsets.size - 1))
-    args = (cum_F, tot_F, gamma_h, float(H.shape[0]), offsets, H.n_base, gamma_F, nu_F,
-            2.0 * gamma_F, nu_F * nu_F, gradient, theorem3, excluded)
-    _split(_slot_bests, best.shape[1], 4 * cum_F.size, *args, best)  # ~4 codes' work each
+    args = (codes, offsets, F, float(F.sum()), gamma_h, float(H.shape[0]), H.n_base, gamma_F,
+            nu_F, 2.0 * gamma_F, nu_F * nu_F, gradient, theorem3, excluded)
+    _split(_pass_bests, best.shape[1], codes.size, *args, best)
     return _window_pick(*args, best)

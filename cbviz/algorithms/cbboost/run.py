@@ -49,14 +49,12 @@ class CBBoostRun(Run):
         self._S, self._pool_exp = _scoring_pool(self.H)
         self._gamma_h = self._S.rmatvec(self.y) / m
         self._nu_h = self._S.col_sq_sums / m
-        # stumps in pool layout: fused steps (:mod:`.fused`), into this run's own
-        # buffer for the bin running sums of F; they take no BLAS dot (one of this size would
-        # wake BLAS threads against the engine's), the other runs keep their arithmetic
+        # stumps in pool layout: fused steps (:mod:`.fused`, one pass over the bins); they take
+        # no BLAS dot (one of this size would wake BLAS threads against the engine's), the
+        # other runs keep their arithmetic
         self._fused = not keep_candidates and getattr(self.H, "canonical", False)
         self._dot = _dot_without_blas if self._fused else np.dot
-        if self._fused:
-            self._cum_F = np.empty(self.H.bin_offsets[-1])
-        else:  # Theorem 3's rule only ever moves voters with a positive margin: score just those
+        if not self._fused:  # Theorem 3's rule only ever moves voters with a positive margin: score just those
             self._pos = np.flatnonzero(self._gamma_h > 0)
             self._H_pos = self._S.restrict(self._pos)
 
@@ -109,8 +107,7 @@ class CBBoostRun(Run):
         if self._fused:   # a stump pool: never scaled (outputs +-1)
             G, shift, gamma_G, nu_G = self._normalized(self.F)
             k, alpha, decrease = _fused_pick(
-                self.H, self.H.bin_cumsums(G, out=self._cum_F), float(G.sum()),
-                self._gamma_h[:self.H.n_base], gamma_G, nu_G,
+                self.H, G, self._gamma_h[:self.H.n_base], gamma_G, nu_G,
                 self.direction == "gradient", self.eligible == "theorem3",
                 _NO_VOTER if self.reuse_voters else self.history[-1].support)
             return k, math.ldexp(alpha, shift), decrease, None

@@ -23,7 +23,7 @@ from helpers import lone_and_threaded
 from sklearn.datasets import make_classification
 
 from cbviz.algorithms.base import _first_argmax
-from cbviz.algorithms.cbboost import CBBoost, scores
+from cbviz.algorithms.cbboost import CBBoost, fused, scores
 from cbviz.algorithms.klboost import KLBoost, quasi_uniform
 from cbviz.data import load_dataset, prepare
 from cbviz.voters import (
@@ -305,6 +305,18 @@ def test_fused_steps_equal_the_scored_candidates_bit_for_bit(problem, name, pool
             k = c.exhaustive_pick if direction == "exhaustive" else c.gradient_pick
             rec = run.step()
             assert (rec.index, rec.alpha, rec.predicted_decrease) == (k, c.alpha[k], c.decrease[k])
+
+
+@pytest.mark.parametrize("name,pool_name", CASES)
+def test_label_sums_give_the_margins_of_rmatvec_bit_for_bit(problem, name, pool_name):
+    """The fused step reads gamma(h) as integers: (sum(y) - 2 below) / m is the float
+    H^T y / m gives, to the last bit."""
+    pool, X, y, _ = problem(name, pool_name)
+    op = pool.operator(X)
+    below, tot = fused.label_sums_below(op, y)
+    assert below.dtype == np.int32 and below.size == op.n_base
+    gamma = (tot - 2.0 * below) / y.size
+    assert np.array_equal(gamma, (op.rmatvec(y) / y.size)[:op.n_base])
 
 
 def test_fused_ties_use_the_window_of_the_dense_pick():

@@ -49,16 +49,24 @@ def _tau(cum, tot_F, m, i):
     return (tot_F - 2.0 * cum[i]) / m
 
 
+@numba.njit(inline="always", error_model="numpy")
+def _gamma(below, tot_y, m, i):
+    """``gamma(h)`` of the direct stump at boundary ``i`` of a slot whose stumps have ``below``
+    labels summed on or under their thresholds (integers), as ``H.rmatvec(y) / m`` forms it:
+    the same float to the bit, from half the bytes."""
+    return (tot_y - 2.0 * below[i]) / m
+
+
 @numba.njit(nogil=True, error_model="numpy", cache=True)
-def _slot_scores(cum, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F, grad_num, grad_den,
-                 gradient, theorem3, excluded, a, direct, complement):
+def _slot_scores(cum, tot_F, y_below, tot_y, m, offsets, n_base, gamma_F, nu_F, grad_num,
+                 grad_den, gradient, theorem3, excluded, a, direct, complement):
     """Scores of feature slot ``a``'s stumps and complements into ``direct`` and
     ``complement`` from its running sums ``cum`` (-inf for the voters the rule bars:
     ``gamma(h) <= 0`` when ``theorem3``, and ``excluded``); returns their number."""
     lo, hi = offsets[a], offsets[a + 1] - 1
-    gam = gamma_h[lo - a:hi - a]   # indices from 0: contiguous vector loads
+    below = y_below[lo - a:hi - a]   # indices from 0: contiguous vector loads
     for i in range(hi - lo):
-        gamma = gam[i]
+        gamma = _gamma(below, tot_y, m, i)
         d, c, _, _, _ = _stump_pair(gamma, _tau(cum, tot_F, m, i), gamma_F, nu_F, grad_num,
                                     grad_den, gradient)
         direct[i] = d if (gamma > 0) | (not theorem3) else -np.inf
@@ -90,10 +98,12 @@ def _max(s, n):
     return max(max(b0, b1), max(b2, b3))
 
 
-# the arguments after the codes: offsets, v (= F), sum(F), gamma(h) of the direct stumps, m,
-# n_base, gamma(F), nu(F), the gradient score's 2 gamma(F) and nu(F)^2, the rule, excluded
-_SCORING = (_I64, _F64, numba.float64, _F64, numba.float64, numba.int64, numba.float64,
-            numba.float64, numba.float64, numba.float64, numba.boolean, numba.boolean, _I64)
+# the arguments after the codes: offsets, v (= F), sum(F), the direct stumps' sums of labels
+# on or under their thresholds (:func:`label_sums_below`), sum(y), m, n_base, gamma(F), nu(F),
+# the gradient score's 2 gamma(F) and nu(F)^2, the rule, excluded
+_SCORING = (_I64, _F64, numba.float64, _ro(np.int32), numba.float64, numba.float64,
+            numba.int64, numba.float64, numba.float64, numba.float64, numba.float64,
+            numba.boolean, numba.boolean, _I64)
 
 
 def _per_code_type(restype, *more):
@@ -103,7 +113,7 @@ def _per_code_type(restype, *more):
 
 
 @_per_code_type(numba.void, numba.float64[:, ::1], numba.int64, numba.int64)
-def _pass_bests(codes, offsets, v, tot_F, gamma_h, m, n_base, gamma_F, nu_F, grad_num,
+def _pass_bests(codes, offsets, v, tot_F, y_below, tot_y, m, n_base, gamma_F, nu_F, grad_num,
                 grad_den, gradient, theorem3, excluded, best, lo, hi):
     """``best[side, a]``: the best score of slot ``a``'s stumps (side 0) and complements
     (side 1, when ``best`` has that row), slots lo..hi-1, from one pass over their bins."""
@@ -115,9 +125,9 @@ def _pass_bests(codes, offsets, v, tot_F, gamma_h, m, n_base, gamma_F, nu_F, gra
     while a < hi:
         after = _cumsums_group(codes, offsets, v, cum, a, hi, h, one, offsets[a])
         for s in range(a, after):
-            n = _slot_scores(cum[offsets[s] - offsets[a]:], tot_F, gamma_h, m, offsets, n_base,
-                             gamma_F, nu_F, grad_num, grad_den, gradient, theorem3, excluded, s,
-                             scores[0], scores[1])
+            n = _slot_scores(cum[offsets[s] - offsets[a]:], tot_F, y_below, tot_y, m, offsets,
+                             n_base, gamma_F, nu_F, grad_num, grad_den, gradient, theorem3,
+                             excluded, s, scores[0], scores[1])
             for side in range(best.shape[0]):
                 best[side, s] = _max(scores[side], n)
         a = after
@@ -125,7 +135,7 @@ def _pass_bests(codes, offsets, v, tot_F, gamma_h, m, n_base, gamma_F, nu_F, gra
 
 @_per_code_type(numba.types.Tuple((numba.int64, numba.float64, numba.float64)),
                 _ro(np.float64, 2))
-def _window_pick(codes, offsets, v, tot_F, gamma_h, m, n_base, gamma_F, nu_F, grad_num,
+def _window_pick(codes, offsets, v, tot_F, y_below, tot_y, m, n_base, gamma_F, nu_F, grad_num,
                  grad_den, gradient, theorem3, excluded, best):
     """``(column, alpha, decrease)`` of the lowest column whose score is within
     ``_TIE_RTOL`` of the best (``best`` from :func:`_pass_bests`), or ``(-1, 0, 0)``; the
@@ -146,14 +156,14 @@ def _window_pick(codes, offsets, v, tot_F, gamma_h, m, n_base, gamma_F, nu_F, gr
             if best[side, a] < floor:
                 continue
             _cumsums_group(codes, offsets, v, cum, a, a + 1, h, one, offsets[a])
-            n = _slot_scores(cum, tot_F, gamma_h, m, offsets, n_base, gamma_F, nu_F,
+            n = _slot_scores(cum, tot_F, y_below, tot_y, m, offsets, n_base, gamma_F, nu_F,
                              grad_num, grad_den, gradient, theorem3, excluded, a, scores[0],
                              scores[1])
             for i in range(n):
                 if scores[side, i] >= floor:
                     _, _, numer, denom, decrease = _stump_pair(
-                        gamma_h[offsets[a] - a + i], _tau(cum, tot_F, m, i), gamma_F, nu_F,
-                        grad_num, grad_den, gradient)
+                        _gamma(y_below[offsets[a] - a:], tot_y, m, i), _tau(cum, tot_F, m, i),
+                        gamma_F, nu_F, grad_num, grad_den, gradient)
                     alpha = (-numer if side else numer) / denom
                     return offsets[a] - a + i + side * n_base, alpha, decrease
     return -1, 0.0, 0.0
@@ -163,16 +173,31 @@ def _dot_without_blas(u, v):
     return np.einsum("i,i->", u, v)
 
 
-def _fused_pick(H, F, gamma_h, gamma_F, nu_F, gradient, theorem3, excluded):
+def label_sums_below(H, y):
+    """``(below, sum(y))``: for each direct stump of the stump operator ``H`` (pool layout),
+    the sum of the labels ``y`` (in {-1, +1}) over the examples on or under its threshold, as
+    int32 (exact: ``|below| <= m``).  ``gamma(h) = (sum(y) - 2 below) / m`` bit for bit as
+    ``H.rmatvec(y) / m`` gives it, read from 4 bytes per stump instead of 8."""
+    if H.shape[0] >= 2**31:
+        raise ValueError(f"{H.shape[0]} examples: label sums would not fit in int32")
+    cum = H.bin_cumsums(y)
+    below = cum[H._bpos[:H.n_base]]
+    counts = below.astype(np.int32)
+    assert np.array_equal(counts, below), "labels must be -1 or +1"
+    return counts, float(np.asarray(y, dtype=np.float64).sum())
+
+
+def _fused_pick(H, F, y_below, tot_y, gamma_F, nu_F, gradient, theorem3, excluded):
     """The rule's pick ``(column, alpha, decrease)`` on a stump operator ``H`` in pool layout,
     or ``(-1, 0, 0)``: one pass over the bins with the vote ``F`` (float64, contiguous) and
-    ``gamma(h)`` of the direct stumps; ``excluded`` (sorted) holds the voters the rule keeps
-    out.  ``alpha`` is for the F given (scaled arithmetic: the caller scales it back)."""
+    the labels' sums (:func:`label_sums_below`); ``excluded`` (sorted) holds the voters the
+    rule keeps out.  ``alpha`` is for the F given (scaled arithmetic: the caller scales it
+    back)."""
     offsets, codes = H.bin_offsets, H._codes
     if F.shape != (codes.shape[1],):
         raise ValueError(f"F has shape {F.shape}, expected ({codes.shape[1]},)")
     best = np.empty((2 if H.shape[1] > H.n_base else 1, offsets.size - 1))
-    args = (codes, offsets, F, float(F.sum()), gamma_h, float(H.shape[0]), H.n_base, gamma_F,
-            nu_F, 2.0 * gamma_F, nu_F * nu_F, gradient, theorem3, excluded)
+    args = (codes, offsets, F, float(F.sum()), y_below, tot_y, float(H.shape[0]), H.n_base,
+            gamma_F, nu_F, 2.0 * gamma_F, nu_F * nu_F, gradient, theorem3, excluded)
     _split(_pass_bests, best.shape[1], codes.size, *args, best)
     return _window_pick(*args, best)

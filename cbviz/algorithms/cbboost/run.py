@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import bounds
 from ..base import ParameterError, Run, _first_argmax, check_delta, check_int
-from .fused import _dot_without_blas, _fused_pick
+from .fused import _dot_without_blas, _fused_pick, label_sums_below
 from .scores import (DIRECTIONS, _check_rule, _scores, _scoring_pool, one_direction_c_bound,
                      stop_reason)
 
@@ -54,7 +54,9 @@ class CBBoostRun(Run):
         # other runs keep their arithmetic
         self._fused = not keep_candidates and getattr(self.H, "canonical", False)
         self._dot = _dot_without_blas if self._fused else np.dot
-        if not self._fused:  # Theorem 3's rule only ever moves voters with a positive margin: score just those
+        if self._fused:   # gamma(h) of the direct stumps, from integers (4 bytes per stump)
+            self._y_below, self._tot_y = label_sums_below(self.H, self.y)
+        else:  # Theorem 3's rule only ever moves voters with a positive margin: score just those
             self._pos = np.flatnonzero(self._gamma_h > 0)
             self._H_pos = self._S.restrict(self._pos)
 
@@ -107,7 +109,7 @@ class CBBoostRun(Run):
         if self._fused:   # a stump pool: never scaled (outputs +-1)
             G, shift, gamma_G, nu_G = self._normalized(self.F)
             k, alpha, decrease = _fused_pick(
-                self.H, G, self._gamma_h[:self.H.n_base], gamma_G, nu_G,
+                self.H, G, self._y_below, self._tot_y, gamma_G, nu_G,
                 self.direction == "gradient", self.eligible == "theorem3",
                 _NO_VOTER if self.reuse_voters else self.history[-1].support)
             return k, math.ldexp(alpha, shift), decrease, None

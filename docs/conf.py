@@ -118,6 +118,7 @@ API_MODULES = [
     ("Data, pool and split as the app builds them", "cbviz.workbench"),
     ("Speed benchmark", "cbviz.bench"),
     ("Glossary of the notation", "cbviz.glossary"),
+    ("The cbviz command", "cbviz.cli"),
 ]
 
 

@@ -9,6 +9,7 @@ so the built site works without a network.
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -19,6 +20,10 @@ import plotly.io as pio
 from plotly.io._sg_scraper import plotly_sg_scraper
 
 from cbviz.export import chromium_path
+
+# kaleido and the browser driver it uses log every start and clean-up at INFO level
+for _name in ("kaleido", "choreographer", "logistro"):
+    logging.getLogger(_name).setLevel(logging.WARNING)
 
 _CDN = re.compile(r'<script charset="utf-8" src="https://cdn\.plot\.ly/[^"]*"[^>]*></script>')
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"

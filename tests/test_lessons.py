@@ -108,8 +108,9 @@ def test_rules_reveals_count_the_different_picks(labs):
     lab, reveals = labs["rules"]
     picks = lab.results["rules"]["picks"]
     ex = lab.results["rules"]["ex"]
-    assert reveals[1].answer == sum(
-        c.candidates.exhaustive_pick != c.candidates.gradient_pick for c in ex.history[1:])
+    assert reveals[1].answer == sum(ex.candidates(r.iteration - 1).exhaustive_pick
+                                    != ex.candidates(r.iteration - 1).gradient_pick
+                                    for r in ex.history[1:])
     assert reveals[1].answer == int(picks["differ"].sum())
     assert len(ex.history) == rules.ITERATIONS
 
@@ -121,12 +122,13 @@ def test_the_exhaustive_score_is_the_gradient_score_over_the_correlation_factor(
     m, y = run.y.size, run.y
     for rec in run.history[1:]:
         F = run.H.matvec(run.weights_at(rec.iteration - 1))
-        for k in (rec.candidates.exhaustive_pick, rec.candidates.gradient_pick):
+        c = run.candidates(rec.iteration - 1)
+        for k in (c.exhaustive_pick, c.gradient_pick):
             h = run.H.column(k)
             nu_F, nu_h, tau = F @ F / m, h @ h / m, F @ h / m
             g = (y @ h / m) * nu_F - (y @ F / m) * tau
             rho = tau / math.sqrt(nu_F * nu_h)
-            assert rec.candidates.decrease[k] == pytest.approx(
+            assert c.decrease[k] == pytest.approx(
                 g ** 2 / (nu_F ** 2 * nu_h * (1 - rho ** 2)), rel=1e-9)
 
 

@@ -21,8 +21,10 @@ def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0
     iteration: both choices, whether they agree, the choice the gradient rule would make
     from the exhaustive run's own vote, and both C-bounds.
     """
-    # only the exhaustive run keeps its candidates: they give the gradient pick from its vote
-    runs = {d: CBBoost(max_iter, d, delta, keep_candidates=d == "exhaustive", eligible=eligible,
+    # the exhaustive run notes the gradient pick from its own vote (not every candidate's
+    # scores: those cost O(n) per step and a page recomputes them for the one vote it shows)
+    runs = {d: CBBoost(max_iter, d, delta, keep_candidates="picks" if d == "exhaustive"
+                       else False, eligible=eligible,
                        reuse_voters=reuse_voters).start(H, y, H_test, y_test, describe)
             for d in DIRECTIONS}
     for run in runs.values():
@@ -32,7 +34,7 @@ def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0
     for i in range(max(len(ex.history), len(gr.history))):
         e = ex.history[i] if i < len(ex.history) else None
         g = gr.history[i] if i < len(gr.history) else None
-        same_state = None if e is None or e.candidates is None else e.candidates.gradient_pick
+        same_state = None if e is None else _picks(e)[1]
         rows.append({
             "iteration": i + 1,
             "exhaustive_index": None if e is None else e.index,
@@ -47,8 +49,23 @@ def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0
     return ex, gr, pd.DataFrame(rows)
 
 
+def _picks(rec):
+    """``(exhaustive pick, gradient pick, their decreases)`` of a record (None for the first)."""
+    c = rec.candidates
+    if c is not None:
+        e, g = c.exhaustive_pick, c.gradient_pick
+        return e, g, {e: float(c.decrease[e]) if e >= 0 else np.nan,
+                      g: float(c.decrease[g]) if g >= 0 else np.nan}
+    x = rec.extra
+    if "gradient_pick" not in x:
+        return None, None, {}
+    e, g = x["exhaustive_pick"], x["gradient_pick"]
+    return e, g, {e: x["exhaustive_pick_decrease"], g: x["gradient_pick_decrease"]}
+
+
 def pick_correlations(run):
-    """Both rules' picks from the same votes of a run kept with ``keep_candidates=True``.
+    """Both rules' picks from the same votes of a run kept with ``keep_candidates="picks"``
+    (or ``True``).
 
     One row per iteration t >= 2: the voter the run took (``exhaustive`` for the exhaustive
     rule), the voter the gradient rule would have taken from the same vote, whether they
@@ -61,21 +78,21 @@ def pick_correlations(run):
     rows = []
     m = run.y.size
     for rec in run.history[1:]:
-        c = rec.candidates
-        if c is None:
-            raise ParameterError("the run kept no candidates: start it with keep_candidates=True")
+        e, g, decrease = _picks(rec)
+        if e is None:
+            raise ParameterError("the run kept no picks: start it with keep_candidates='picks'")
         # the cosine is scale-free: from the scaled vote and pool (scaled arithmetic)
         F = run._normalized(run.H.matvec(run.weights_at(rec.iteration - 1)))[0]
         nu_F = float(F @ F) / m
         row = {"iteration": rec.iteration}
-        for rule, k in (("exhaustive", c.exhaustive_pick), ("gradient", c.gradient_pick)):
+        for rule, k in (("exhaustive", e), ("gradient", g)):
             if k < 0:
                 row.update({f"{rule}_index": None, f"{rule}_decrease": np.nan,
                             f"{rule}_correlation": np.nan})
                 continue
             h = run._S.column(k)
             tau, nu_h = float(F @ h) / m, float(h @ h) / m
-            row.update({f"{rule}_index": int(k), f"{rule}_decrease": float(c.decrease[k]),
+            row.update({f"{rule}_index": int(k), f"{rule}_decrease": decrease[k],
                         f"{rule}_correlation": tau / np.sqrt(nu_F * nu_h)})
         row["differ"] = row["exhaustive_index"] != row["gradient_index"]
         rows.append(row)

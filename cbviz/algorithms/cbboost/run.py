@@ -33,6 +33,18 @@ class DirectionCurve:
     c_now: float
 
 
+def pick_summary(candidates):
+    """Both rules' picks from one vote and their exact decreases (Property 1): the record
+    extras ``exhaustive_pick``, ``gradient_pick`` (-1: none), ``exhaustive_pick_decrease`` and
+    ``gradient_pick_decrease``."""
+    out = {}
+    for rule, k in (("exhaustive", candidates.exhaustive_pick),
+                    ("gradient", candidates.gradient_pick)):
+        out[f"{rule}_pick"] = int(k)
+        out[f"{rule}_pick_decrease"] = float(candidates.decrease[k]) if k >= 0 else float("nan")
+    return out
+
+
 class CBBoostRun(Run):
     """A CB-Boost run in progress (see :class:`CBBoost`)."""
 
@@ -151,7 +163,9 @@ class CBBoostRun(Run):
         after = bounds.c_bound(gamma_G, nu_G, scale=self._scale(self._a, support, shift))
         extra = {"predicted_decrease": predicted, "actual_decrease": before - after,
                  "reused": reused}
-        if self.keep_candidates:
+        if self.keep_candidates == "picks":   # both rules' picks: O(1) per record
+            extra.update(pick_summary(c))
+        elif self.keep_candidates:
             extra["candidates"] = c
         return k, alpha, extra
 
@@ -202,8 +216,11 @@ class CBBoost:
         direction with the same closed-form step (GB-CB-Boost).
     delta : float in (0, 1]
         Confidence parameter of the PAC-Bayesian bounds in the records.
-    keep_candidates : bool
-        Store every candidate's scores in each record (O(n) memory per step).
+    keep_candidates : bool or "picks"
+        Store every candidate's scores in each record (O(n) memory per step), or with
+        ``"picks"`` only what both rules would take from each vote (:func:`pick_summary`,
+        four numbers in ``extra``: what :func:`~cbviz.algorithms.cbboost.lockstep.lockstep`
+        needs, in bounded memory).
     eligible : {"theorem3", "all"}
         Voters a step may move: those with ``gamma(h) > 0`` (Theorem 3's hypothesis, the
         paper's rule) or every voter whose weight can grow to an exact C-bound decrease.
@@ -225,7 +242,8 @@ class CBBoost:
             raise ParameterError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
         self.direction = direction
         self.delta = check_delta(delta)
-        self.keep_candidates = bool(keep_candidates)
+        self.keep_candidates = ("picks" if keep_candidates == "picks"
+                                else bool(keep_candidates))
         self.eligible, self.reuse_voters = _check_rule(eligible, reuse_voters)
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):

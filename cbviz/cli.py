@@ -90,10 +90,16 @@ def _latency(argv):
     return latency.main(argv)
 
 
-@command("load", "a class at once on one server [tools]")
+@command("load", "a class at once on one server, or on workers behind nginx [tools]")
 def _load(argv):
     from .tools import load
     return load.main(argv)
+
+
+@command("serve", "a class: app workers behind Debian's nginx (needs nginx)")
+def _serve(argv):
+    from .tools import serve
+    return serve.main(argv)
 
 
 def _parser():

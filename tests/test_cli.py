@@ -14,7 +14,7 @@ from cbviz.cli import COMMANDS, find_app, main
 from cbviz.tools.server import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-EXPECTED = ["app", "bench", "experiments", "latency", "load"]
+EXPECTED = ["app", "bench", "experiments", "latency", "load", "serve"]
 
 
 def _cbviz():

@@ -15,6 +15,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -160,8 +161,7 @@ def supervise(cls, period=2.0, log=print):
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="python -m cbviz.tools.serve", description=__doc__.split(
-        "\n\n")[0])
+    p = argparse.ArgumentParser(prog="cbviz serve", description=__doc__.split("\n\n")[0])
     p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1),
                    help="app processes (default: one per core but one, left to nginx and the "
                         "system)")
@@ -184,7 +184,9 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("stopped", flush=True)
     except ServeError as exc:
-        raise SystemExit(f"cbviz serve: {exc}") from None
+        print(f"cbviz serve: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":

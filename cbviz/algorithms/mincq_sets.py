@@ -63,6 +63,14 @@ def _monotone_root(step, lo, hi, start, tol, max_iter=200):
     return best[1]
 
 
+def _box_ray(x, p, free, lo, hi):
+    """Largest ``t >= 0`` keeping ``x + t p`` in ``[lo, hi]`` on the coordinates ``free``."""
+    pf, xf = p[free], x[free]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(pf > 0, (hi - xf) / pf, np.where(pf < 0, (lo - xf) / pf, np.inf))
+    return max(float(np.min(t, initial=np.inf)), 0.0)
+
+
 class BoxHyperplane:
     """``{x : lo <= x_i <= hi, a^T x = c}`` with scalar bounds ``lo < hi``.
 
@@ -178,23 +186,45 @@ class BoxHyperplane:
             best = max(best, lam * self.c + float(np.minimum(lo * r, hi * r).sum()))
         return best + base
 
-    def face(self, x):
-        """``(free, C)``: the coordinates strictly inside the box and the constraint rows
-        the face keeps (here the hyperplane, on the free coordinates)."""
-        free = (x > self.lo) & (x < self.hi)
+    def face(self, x, free=None):
+        """``(free, C)``: the coordinates strictly inside the box (or ``free``) and the
+        constraint rows the face keeps (here the hyperplane, on the free coordinates)."""
+        if free is None:
+            free = (x > self.lo) & (x < self.hi)
         return free, self.a[free][None, :]
 
-    def kkt(self, x, G):
-        """Largest KKT violation at ``x`` in gradient units, with the multiplier ``lam`` of
-        ``a^T x = c`` fitted by least squares on the free coordinates: ``r = G - lam a``
-        must vanish where ``lo < x_i < hi``, be ``>= 0`` at ``lo`` and ``<= 0`` at ``hi``."""
+    def released(self, x, G, tol):
+        """Coordinates at a bound whose multiplier has the wrong sign by more than ``tol``
+        (gradient units): moving them into the box lowers ``f`` on the hyperplane."""
+        r, at_lo, at_hi = self._residual(x, G)
+        return (at_lo & (r < -tol)) | (at_hi & (r > tol))
+
+    def _residual(self, x, G):
         edge = 1e-12 * (self.hi - self.lo)        # round-off from a bound counts as on it
         at_lo, at_hi = x <= self.lo + edge, x >= self.hi - edge
         free = ~(at_lo | at_hi)
         fit = free if free.any() else np.ones_like(free)
         den = _dot(self.a[fit], self.a[fit])
         lam = _dot(self.a[fit], G[fit]) / den if den > 0 else 0.0
-        r = G - lam * self.a
+        return G - lam * self.a, at_lo, at_hi
+
+    def ray(self, x, p, free):
+        """Largest ``t >= 0`` keeping ``x + t p`` in the set, for ``p`` zero off ``free``
+        and on the hyperplane (``a^T p = 0``)."""
+        return _box_ray(x, p, free, self.lo, self.hi)
+
+    def restrict(self, free, x):
+        """The set of the coordinates ``free`` with the others fixed at their values in
+        ``x``: the closure of ``x``'s face when ``free`` is it."""
+        return BoxHyperplane(self.a[free], self.c - _dot(self.a[~free], x[~free]), self.lo,
+                             self.hi)
+
+    def kkt(self, x, G):
+        """Largest KKT violation at ``x`` in gradient units, with the multiplier ``lam`` of
+        ``a^T x = c`` fitted by least squares on the free coordinates: ``r = G - lam a``
+        must vanish where ``lo < x_i < hi``, be ``>= 0`` at ``lo`` and ``<= 0`` at ``hi``."""
+        r, at_lo, at_hi = self._residual(x, G)
+        free = ~(at_lo | at_hi)
         return max(float(np.max(np.abs(r[free]), initial=0.0)),
                    float(np.max(-r[at_lo], initial=0.0)),
                    float(np.max(r[at_hi], initial=0.0)), 0.0)
@@ -359,20 +389,37 @@ class SimplexHalfspace:
     def n_rows(self):
         return 2
 
-    def face(self, x):
-        """``(free, C)``: the support of ``x`` and the rows ``1`` (and ``a`` when the
-        half-space is active) on it."""
-        free = x > 0
+    def face(self, x, free=None):
+        """``(free, C)``: the support of ``x`` (or ``free``) and the rows ``1`` (and ``a``
+        when the half-space is active) on it."""
+        if free is None:
+            free = x > 0
         rows = [np.ones(int(free.sum()))]
         if self.active(x):
             rows.append(self.a[free])
         return free, np.vstack(rows)
 
-    def kkt(self, x, G):
-        """Largest KKT violation at ``x`` (gradient units): with ``(nu, beta)`` fitted by
-        least squares on the support (``beta = 0`` if the half-space is inactive or the fit
-        makes it negative), ``r = G + nu - beta a`` must vanish on the support and be
-        ``>= 0`` off it."""
+    def ray(self, x, p, free):
+        """Largest ``t >= 0`` keeping ``x + t p`` in the set, for ``p`` zero off ``free``
+        with ``1^T p = 0``: the non-negativity of the free coordinates and the half-space."""
+        t = _box_ray(x, p, free, 0.0, np.inf)
+        ap = _dot(self.a, p)
+        if ap < 0:
+            t = min(t, max(_dot(self.a, x) - self.c, 0.0) / -ap)
+        return t
+
+    def restrict(self, free, x):
+        """The set of the coordinates ``free`` with the others at 0 (the closure of the face
+        of an ``x`` whose support is ``free``)."""
+        return SimplexHalfspace(self.a[free], self.c)
+
+    def released(self, x, G, tol):
+        """Coordinates at 0 whose multiplier has the wrong sign by more than ``tol``
+        (gradient units): moving mass onto them lowers ``f`` on the face's rows."""
+        r, s = self._residual(x, G)
+        return ~s & (r < -tol)
+
+    def _residual(self, x, G):
         s = x > 1e-12 * float(x.max())            # round-off above 0 counts as 0
         beta = 0.0
         if self.active(x):
@@ -380,6 +427,13 @@ class SimplexHalfspace:
             nu, beta = np.linalg.lstsq(B, -G[s], rcond=None)[0]
         if beta <= 0:
             beta, nu = 0.0, -float(np.mean(G[s]))
-        r = G + nu - beta * self.a
+        return G + nu - beta * self.a, s
+
+    def kkt(self, x, G):
+        """Largest KKT violation at ``x`` (gradient units): with ``(nu, beta)`` fitted by
+        least squares on the support (``beta = 0`` if the half-space is inactive or the fit
+        makes it negative), ``r = G + nu - beta a`` must vanish on the support and be
+        ``>= 0`` off it."""
+        r, s = self._residual(x, G)
         return max(float(np.max(np.abs(r[s]), initial=0.0)),
                    float(np.max(-r[~s], initial=0.0)), 0.0)

@@ -389,6 +389,9 @@ def algorithm_table(m=11800, d=784, iters=20, n_thresholds=10, seed=0, mincq_vot
                             f"gap {ex['duality_gap']:.2e} (objective "
                             f"{timing.run.history[0].objective:.6e}), KKT "
                             f"{ex['kkt_residual']:.2e}; ")
+            if ex.get("solver_products"):
+                row["note"] += (f"{ex['solver_products']} operator products "
+                                f"({ex['solver_phases']}); ")
         elif n >= 2:
             row["seconds"] = timing.steps[1:].mean()
         elif n == 1:

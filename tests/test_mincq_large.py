@@ -131,6 +131,8 @@ def test_mincq_runs_agree_across_solvers(form, data):
     assert abs(a.c_bound - b.c_bound) <= 1e-6
     for rec in (a, b):
         assert rec.extra["duality_gap"] >= 0 and rec.extra["kkt_residual"] >= 0
+    assert a.extra["solver_products"] is None and b.extra["solver_products"] > 0
+    assert "polish" in b.extra["solver_phases"] or "fista" in b.extra["solver_phases"]
     # an "optimal" status certifies gap <= rtol |F|^2 / m (objective units: 1/4 of it for the
     # quasi-uniform form); a round-off stall (degenerate simplex programs) left a gap of
     # 1.2e-6 |F|^2 / m on moons
@@ -151,3 +153,45 @@ def test_stump_blocks_equal_the_column_blocks():
     ref = _column_blocks(DenseOperator(H), pre.groups) - e[safe][:, :, None] * e[safe][:, None, :]
     mask = (pre.groups >= 0)[:, :, None] & (pre.groups >= 0)[:, None, :]
     np.testing.assert_allclose(np.where(mask, pre.blocks, 0), np.where(mask, ref, 0), atol=1e-13)
+
+
+def test_products_by_phase_and_the_convergence_log():
+    """The result counts every operator product in one phase, and the trace logs the gap
+    against the products at each check, ending at the certified gap."""
+    rng, y, Hd = random_program(3)
+    m, half = Hd.shape
+    g = Hd.T @ y / m
+    mu = float(np.mean(np.abs(g))) * 0.5
+    trace = []
+    res = minimize_second_moment(DenseOperator(Hd), m, BoxHyperplane(g, mu, -1 / half, 1 / half),
+                                 np.zeros(half), rtol=1e-8, trace=trace)
+    assert sum(res.phases.values()) == res.products
+    assert set(res.phases) <= {"setup", "fista", "check", "polish", "final"}
+    assert trace and all(a["products"] < b["products"] for a, b in zip(trace, trace[1:]))
+    assert trace[-1]["gap"] <= 1e-8 * trace[-1]["f"]
+
+
+def test_face_sets_keep_the_bound_coordinates():
+    """restrict: the closure of a face (bound coordinates fixed); ray: the largest step in
+    the set; released: bound coordinates whose multipliers have the wrong sign."""
+    a = np.array([1.0, 2.0, -1.0, 0.5])
+    box = BoxHyperplane(a, 0.5, -1.0, 1.0)
+    x = box.project(np.array([1.0, 0.2, 0.1, -1.0]))
+    free = box.face(x)[0]
+    sub = box.restrict(free, x)
+    y = x.copy()
+    y[free] = sub.project(x[free] + np.array([5.0, -3.0, 2.0, 1.0])[free])
+    assert np.all(y[~free] == x[~free]) and abs(a @ y - 0.5) <= 1e-12
+    p = np.where(free, 1.0, 0.0)
+    p[free] -= (a[free] @ p[free]) / (a[free] @ a[free]) * a[free]
+    t = box.ray(x, p, free)
+    assert np.all(np.abs(x + t * p) <= 1 + 1e-12) and np.isclose(np.abs(x + t * p)[free].max(), 1)
+    G = np.array([-1.0, 0.0, 0.0, 3.0])          # pushes x_0 up (at 1: fine), x_3 down (at -1)
+    rel = box.released(x, G, 0.0)
+    assert not rel[free].any()
+    simplex = SimplexHalfspace(np.array([0.3, 0.1, -0.2]), 0.05)
+    q = np.array([0.5, 0.5, 0.0])
+    assert simplex.released(q, np.array([1.0, 1.0, 0.0]), 1e-12)[2]
+    assert not simplex.released(q, np.array([1.0, 1.0, 2.0]), 1e-12).any()
+    d = np.array([-1.0, 1.0, 0.0])
+    assert np.isclose(simplex.ray(q, d, q > 0), 0.5)

@@ -152,7 +152,13 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     check_every : int
         FISTA iterations between duality-gap checks (each costs one ``H^T v``).
     stable : int
-        FISTA iterations with an unchanged face before conjugate gradients on it.
+        FISTA iterations with an unchanged face before the first polish (block active set on
+        faces, :func:`_polish`).
+    again : int
+        FISTA iterations with an unchanged face before each later polish.
+    trace : list, optional
+        Receives one dict per duality-gap check: ``products`` so far and by phase,
+        ``iterations``, ``f``, ``gap``, ``seconds`` (the convergence log).
 
     Returns
     -------

@@ -131,11 +131,13 @@ async def drive(browser, url, session, want, steps, keep=None):
             if shown != lines[k - 1]:
                 session.problems.append(f"step {k}: shows {shown!r}, a lone run {lines[k - 1]!r}")
             if k == steps // 2:  # another page and back: the data set and the run must stay
-                await page.get_by_role("link", name="Gradient vs exhaustive").click()
+                await page.get_by_role("link", name="Gradient vs exhaustive").click(
+                    timeout=TIMEOUT)
                 await page.get_by_text("Every candidate at one iteration").wait_for(
                     timeout=TIMEOUT)
                 await _idle(page)
-                await page.get_by_role("link", name="Step through an algorithm").click()
+                await page.get_by_role("link", name="Step through an algorithm").click(
+                    timeout=TIMEOUT)
                 await page.wait_for_function(SHOWN_JS, arg=k, timeout=TIMEOUT)
                 await _idle(page)
                 await _caption_ok(page, session, description, sizes, f"back after step {k}")

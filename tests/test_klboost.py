@@ -281,6 +281,42 @@ def test_operator_and_dense_matrix_give_the_same_run(moons, loss):
         assert a.objective == pytest.approx(b.objective, rel=1e-12)
 
 
+@pytest.fixture(scope="module")
+def many_features():
+    """Stumps on 12 features (7 thresholds each, 84 direct voters): a block of the stump pass
+    mixes voters of different features and of the same feature."""
+    from sklearn.datasets import make_classification
+    X, y = make_classification(n_samples=257, n_features=12, n_informative=6, random_state=5)
+    y = np.where(y == 1, 1.0, -1.0)
+    pool = StumpPool(n_thresholds=7).fit(X)
+    return pool.operator(X), pool.transform(X), y
+
+
+@pytest.mark.parametrize("loss,C,gamma", [("quadratic", 1.0, 0.1), ("quadratic", 50.0, 0.02),
+                                          ("quadratic", 1e6, 1e-4), ("exponential", 1.0, 0.1),
+                                          ("exponential", 20.0, 0.01),
+                                          ("exponential", 1e3, 1e-4)])
+def test_blocked_stump_pass_is_the_sequential_pass(many_features, loss, C, gamma):
+    """The stump pass updates ``BLOCK`` coordinates per sweep over the examples, each from
+    the margins as the earlier ones of its block left them (block start + Gram / bucket
+    corrections): the same weights and f after every pass as the dense matrix's path (one
+    coordinate at a time, whose updates the tests above check against scipy) and as blocks of
+    one and three coordinates."""
+    op, Hd, y = many_features
+    runs = {}
+    for name, H, block in (("dense", Hd, None), ("b1", op, 1), ("b3", op, 3), ("b8", op, 8)):
+        run = KLBoost(loss, C=C, gamma=gamma, max_iter=4, epsilon=1e-12).start(H, y)
+        if block is not None:
+            run._block = block
+        runs[name] = run.run()
+    ref = runs["dense"].history
+    assert len(ref) == 4
+    for name in ("b1", "b3", "b8"):
+        for a, b in zip(runs[name].history, ref, strict=True):
+            np.testing.assert_allclose(a.weights, b.weights, rtol=0, atol=1e-13)
+            assert a.objective == pytest.approx(b.objective, rel=1e-12)
+
+
 @pytest.mark.filterwarnings("error")      # no overflow inside the line searches either
 @pytest.mark.parametrize("loss,C,gamma", [("exponential", 1e3, 1e-4), ("quadratic", 1e6, 1e-4),
                                           ("exponential", 1e6, 1e4)])

@@ -30,7 +30,7 @@ import numpy as np
 from .. import bounds
 from ..voters import StumpOperator
 from .base import ParameterError, Run, check_delta, check_int
-from .kl_kernels import EXPONENTIAL, QUADRATIC, line_min, stump_pass
+from .kl_kernels import BLOCK, EXPONENTIAL, QUADRATIC, line_min, stump_pass
 
 __all__ = ["LOSSES", "KLBoost", "KLBoostRun", "quasi_uniform"]
 
@@ -132,8 +132,12 @@ class KLBoostRun(Run):
         self._stumps = None
         if isinstance(self.H, StumpOperator):   # bins, threshold ranks, signs of direct voters
             slot, rank = self.H._slot_rank(np.arange(self._n))
-            self._stumps = (self.H._codes, slot.astype(np.int64), rank.astype(np.int64),
+            codes = self.H._codes   # ranks in the codes' type: byte-wide comparisons
+            if rank.size and rank.max() > np.iinfo(codes.dtype).max:
+                codes = codes.astype(np.uint32)
+            self._stumps = (codes, slot.astype(np.int64), rank.astype(codes.dtype),
                             np.ascontiguousarray(self.H.sign[:self._n], dtype=float))
+        self._block = BLOCK  # coordinates per sweep of the stump pass (1: one each)
         self._w = np.zeros(self._n)
         self._set_weights(quasi_uniform(self._w))  # Algorithm 1, line 1: Q uniform, w = 0
         self._margin = self.y * self.F
@@ -169,7 +173,7 @@ class KLBoostRun(Run):
         if self._stumps is None:
             return max((abs(self._coordinate(k)) for k in order), default=0.0)
         return stump_pass(*self._stumps, order, self.y, self._margin, self._w, self._loss.kind,
-                          self.C, self.gamma, float(self.y.size))
+                          self.C, self.gamma, float(self.y.size), self._block)
 
     def _advance(self):
         largest = self._pass(self._rng.permutation(self._n))

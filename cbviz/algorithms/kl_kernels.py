@@ -234,6 +234,54 @@ def _block_table(signs, steps, width, nb, table):
         table[p] = t
 
 
+_LINEAR_SPAN = 600.0  # exponential loss in linear space when 2 / gamma (the span of -M / gamma) fits
+_RESYNC = 8           # linear space: exp(-M / gamma) recomputed from M every this many blocks
+_INDICATOR = (_SIGNS > 0).astype(np.float64)
+
+
+@numba.njit(fastmath={"contract"}, **_JIT)
+def _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, hist, gamma, ref,
+                              fresh):
+    """``M_i += y_i table[pat_i]`` and ``e_i = exp(-M_i / gamma - ref)``: multiplied by the
+    bucket's ``factor`` (``exp(-y table[p] / gamma)``), or recomputed from ``M`` when
+    ``fresh``; then the per-bucket ``(y_i, nxt_i)`` sums of ``e`` into ``hist``."""
+    hist[:] = 0.0
+    for i in range(margin.size):
+        p = pat[i]
+        margin[i] += y[i] * table[p]
+    if fresh:
+        for i in range(margin.size):
+            e[i] = math.exp(-margin[i] / gamma - ref)
+    else:
+        for i in range(margin.size):
+            e[i] *= factor[ybit[i] + pat[i]]
+    for i in range(margin.size):
+        hist[ybit[i] + nxt[i]] += e[i]
+
+
+@numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
+def _group_sums(cur, ind, b, width):
+    """Sums of ``cur`` over the buckets ``(y, p)``: ``(y = +1, h_b = +1)``, ``(+1, -1)``,
+    ``(-1, +1)``, ``(-1, -1)``."""
+    pp = pm = mp = mm = 0.0
+    for p in range(width):
+        up = ind[b, p]
+        pp += cur[256 + p] * up
+        pm += cur[256 + p] * (1.0 - up)
+        mp += cur[p] * up
+        mm += cur[p] * (1.0 - up)
+    return pp, pm, mp, mm
+
+
+@numba.njit(fastmath={"contract"}, **_JIT)
+def _scale_buckets(cur, ind, b, width, up, down):
+    """``cur`` times ``up`` on the buckets with ``y h_b(p) = +1``, ``down`` on the others."""
+    for p in range(width):
+        hi = ind[b, p] > 0
+        cur[256 + p] *= up if hi else down
+        cur[p] *= down if hi else up
+
+
 def _stump_pass_impl(codes, slot, rank, sign, order, y, margin, w, kind, C, gamma, z_sq, block):
     n = w.size
     m = margin.size
@@ -260,6 +308,12 @@ def _stump_pass_impl(codes, slot, rank, sign, order, y, margin, w, kind, C, gamm
     else:
         ybit = np.where(y > 0, 256, 0).astype(np.int64)
         e = np.zeros(m)
+        # linear space: e_i = exp(-M_i / gamma - 1 / gamma) in [exp(-2 / gamma), 1] as |M| <= 1
+        linear = 2.0 / gamma <= _LINEAR_SPAN
+        ref = 1.0 / gamma
+        ind = _INDICATOR
+        factor = np.ones(512)
+        cur = np.zeros(512)
         top = np.zeros(512)
         total = np.zeros(512)
         logs = np.zeros(512)
@@ -273,6 +327,9 @@ def _stump_pass_impl(codes, slot, rank, sign, order, y, margin, w, kind, C, gamm
                 sums[p] = hist[0, p] + hist[1, p]
                 counts[p] = count[0, p] + count[1, p]
             _block_gram(signs, sums, counts, width, stop - start, g0, gram)
+        elif linear:
+            _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, cur, gamma,
+                                      ref, (start // block) % _RESYNC == 0)
         else:
             _exponential_sweep(pat, table, y, margin, nxt, ybit, gamma, e, top, total)
             for c in range(512):
@@ -291,6 +348,17 @@ def _stump_pass_impl(codes, slot, rank, sign, order, y, margin, w, kind, C, gamm
                     g += steps[a] * gram[a, j - start]
                 change = line_min(kind, scale * sign[k] * g, scale * z_sq, v, log_w, w[k], n,
                                   C, gamma)
+            elif linear:
+                # W_v: the buckets (y, p) with y sign_k h_k(p) = v, each sum of
+                # exp(-M / gamma - ref) kept current by the block's earlier changes
+                pp, pm, mp, mm = _group_sums(cur, ind, j - start, width)
+                plus, minus = (pp + mm, pm + mp) if sign[k] > 0 else (pm + mp, pp + mm)
+                log_w[0] = math.log(minus) + ref if minus > 0 else -np.inf
+                log_w[1] = math.log(plus) + ref if plus > 0 else -np.inf
+                change = line_min(kind, 0.0, 0.0, v, log_w, w[k], n, C, gamma)
+                if change != 0.0:   # M += y step h_k: -M / gamma moves by -y h_k step / gamma
+                    s_k = change * sign[k] / gamma
+                    _scale_buckets(cur, ind, j - start, width, math.exp(-s_k), math.exp(s_k))
             else:
                 # bucket (y, p) holds the examples with z = y sign_k h_k(p); its
                 # log sum exp(-M / gamma) moves by -y table[p] / gamma with the block's changes
@@ -322,9 +390,16 @@ def _stump_pass_impl(codes, slot, rank, sign, order, y, margin, w, kind, C, gamm
                     table[p] += step if p & bit else -step
         if quadratic:
             _block_table(signs, steps, width, stop - start, table)
+        elif linear:
+            for p in range(width):
+                factor[256 + p] = math.exp(-table[p] / gamma)
+                factor[p] = math.exp(table[p] / gamma)
     if quadratic:
         _quadratic_sweep(pat, table, r, nxt, hist, count)
         margin[:] = y * r + gamma
+    elif linear:
+        _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, cur, gamma, ref,
+                                  False)
     else:
         _exponential_sweep(pat, table, y, margin, nxt, ybit, gamma, e, top, total)
     return largest

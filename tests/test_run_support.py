@@ -142,3 +142,55 @@ def test_weights_leaving_and_entering_the_support(data):
     s = run.support
     s[:] = -1                               # a copy: the run's own is untouched
     assert np.array_equal(run.support, np.flatnonzero(run.weights))
+
+
+def _step_with_copies(run):
+    """Step ``run`` to the end; the (support, weights) of the vote after each step, copied."""
+    seen = []
+    while not run.done:
+        if run.step() is None:
+            break
+        seen.append((run.support, run.weights[run.support]))
+    return seen
+
+
+def _same_vote(rec, support, weights):
+    assert rec.support.dtype == support.dtype and np.array_equal(rec.support, support)
+    assert rec.weights.dtype == weights.dtype and np.array_equal(rec.weights, weights)
+    assert not rec.support.flags.writeable and not rec.weights.flags.writeable
+
+
+RUNS = [(key, {}) for key in sorted(ALGORITHMS)] + [("cbboost", kw) for kw in CB_RULES[1:]]
+
+
+@pytest.mark.parametrize("snapshot_min", [1, 64])
+@pytest.mark.parametrize("key,kw", RUNS, ids=[f"{k}-{i}" for i, (k, _) in enumerate(RUNS)])
+def test_records_rebuilt_from_the_log_of_changes(data, monkeypatch, key, kw, snapshot_min):
+    """Records keep the run's log of weight changes (and snapshots), not a copy of the vote:
+    read in any order, later, or after pickling, each gives the vote after its step."""
+    import pickle
+
+    from cbviz.algorithms import base
+    monkeypatch.setattr(base, "SNAPSHOT_MIN", snapshot_min)
+    X, y = data
+    H = StumpPool(4).fit(X).operator(X)
+    run = (CBBoost(max_iter=50, **kw) if kw else ALGORITHMS[key].make(max_iter=50)).start(H, y)
+    seen = _step_with_copies(run)
+    history = run.history
+    assert len(seen) == len(history) >= 1   # MinCq: one step (one program)
+    rng = np.random.default_rng(0)
+    for order in (range(len(history))[::-1], rng.permutation(len(history)),
+                  range(len(history))):
+        for t in order:
+            _same_vote(history[t], *seen[t])
+    again = pickle.loads(pickle.dumps(history))
+    for t in rng.permutation(len(history)):
+        _same_vote(again[t], *seen[t])
+        assert again[t].as_row().keys() == history[t].as_row().keys()
+    n = H.shape[1]
+    for t in {1, max(1, len(history) // 2), len(history)}:
+        a = np.zeros(n)
+        a[seen[t - 1][0]] = seen[t - 1][1]
+        assert np.array_equal(run.weights_at(t), a)
+    assert "support=array(" in repr(history[-1])
+    assert "support" not in history[-1].as_row() and "_vote" not in history[-1].as_row()

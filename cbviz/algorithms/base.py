@@ -20,6 +20,27 @@ from ..voters import as_operator
 
 __all__ = ["ParameterError", "Candidates", "Record", "Run"]
 
+# a run snapshots its vote after at least this many weight changes (:meth:`Run._vote`)
+SNAPSHOT_MIN = 64
+
+# What a run holds (measured by tests/test_memory.py; README, "Serving a class"): a run that
+# changes a few weights per step (CB-Boost, AdaBoost, both runs of gradient vs exhaustive) grows
+# by at most RECORD_BYTES per iteration (a record's numbers and its share of the log of weight
+# changes), on top of work arrays of at most RUN_WORK_BYTES per voter of its pool and per
+# example.  Runs that rewrite their whole support each step (MinCq, CqBoost, QuadBoost, the KL
+# learner) also keep the weights they change, up to that support per iteration.
+RECORD_BYTES = 2048
+RUN_WORK_BYTES = 64
+# the pages' iteration limits: a 5,000-step run (step page) and a 1,000-step pair (gradient vs
+# exhaustive): 7,000 records
+SESSION_RECORDS = 5000 + 2 * 1000
+
+
+def session_ceiling(n_voters, n_examples):
+    """Bytes a session's runs hold at most at the pages' iteration limits (one step-page run
+    and the gradient-vs-exhaustive pair): 7,000 records (14 MiB) and three runs' work arrays."""
+    return SESSION_RECORDS * RECORD_BYTES + 3 * RUN_WORK_BYTES * (n_voters + n_examples)
+
 
 class ParameterError(ValueError):
     """A hyper-parameter or an input of an algorithm is out of range."""
@@ -69,6 +90,113 @@ def _first_argmax(score, rtol=1e-12):
     return int(np.flatnonzero(score >= best - rtol * max(abs(best), 1e-300))[0])
 
 
+def _replay(support, weights, idx, val):
+    """The vote ``(support, weights)`` after the changes ``idx[i] := val[i]`` in order: the
+    last value of each index wins, zeros leave the support, which stays sorted.  O(s + d log d)
+    for s voters and d changes (never a vector over the whole pool)."""
+    if idx.size == 0:
+        return support, weights
+    order = np.argsort(idx, kind="stable")
+    idx, val = idx[order], val[order]
+    last = np.empty(idx.size, dtype=bool)
+    last[-1] = True
+    np.not_equal(idx[1:], idx[:-1], out=last[:-1])
+    idx, val = idx[last], val[last]                       # the last value of each index
+    pos = np.minimum(np.searchsorted(idx, support), idx.size - 1)
+    keep = idx[pos] != support                            # voters the changes do not touch
+    new = val != 0.0
+    support, weights, idx, val = support[keep], weights[keep], idx[new], val[new]
+    at = np.searchsorted(support, idx)
+    support, weights = np.insert(support, at, idx), np.insert(weights, at, val)   # new arrays
+    support.flags.writeable = weights.flags.writeable = False
+    return support, weights
+
+
+class _WeightLog:
+    """The weight changes of a run after a snapshot of its vote, in order.
+
+    ``base`` is the vote (sorted support, weights) at the snapshot; ``idx[:size]`` /
+    ``val[:size]`` the changes since (voter, new weight), appended as the run moves: a prefix
+    never changes once written, so a record keeps the log and its length at that iteration.
+    The last vote rebuilt is cached, and a later one is rebuilt from it (a history read in
+    order costs one pass over the log).
+    """
+
+    __slots__ = ("base", "idx", "val", "size", "_cache")
+
+    def __init__(self, support, weights, idx=None, val=None):
+        self.base = (support, weights)
+        self.idx = np.empty(0, dtype=np.int64) if idx is None else idx
+        self.val = np.empty(0) if val is None else val
+        self.size = self.idx.size
+        self._cache = (0, support, weights)
+
+    def append(self, idx, val):
+        end = self.size + idx.size
+        if end > self.idx.size:   # grow geometrically: amortized O(1) per change
+            cap = max(end, 2 * self.idx.size, 16)
+            self.idx = np.concatenate([self.idx[:self.size], np.empty(cap - self.size, np.int64)])
+            self.val = np.concatenate([self.val[:self.size], np.empty(cap - self.size)])
+        self.idx[self.size:end] = idx
+        self.val[self.size:end] = val
+        self.size = end
+
+    def trim(self, size):
+        """Forget the changes after ``size`` and the spare capacity."""
+        self.idx, self.val = self.idx[:size].copy(), self.val[:size].copy()
+        self.size = size
+        if self._cache[0] > size:
+            self._cache = (0, *self.base)
+
+    def vote(self, length):
+        """``(support, weights)`` after the first ``length`` changes (read-only arrays)."""
+        cache = self._cache   # one read: another thread may replace it meanwhile
+        if cache[0] == length:
+            return cache[1], cache[2]
+        start, support, weights = cache if cache[0] < length else (0, *self.base)
+        support, weights = _replay(support, weights, self.idx[start:length],
+                                   self.val[start:length])
+        self._cache = (length, support, weights)
+        return support, weights
+
+    def nbytes(self):
+        return self.base[0].nbytes + self.base[1].nbytes + self.idx.nbytes + self.val.nbytes
+
+    def __reduce__(self):   # the changes no record reaches and the spare capacity stay out
+        return (_unpickle_log, (*self.base, self.idx[:self.size], self.val[:self.size]))
+
+
+def _unpickle_log(support, weights, idx, val):
+    return _WeightLog(_frozen(support, np.int64), _frozen(weights), idx.copy(), val.copy())
+
+
+class _Vote:
+    """A record's weight vector: a run's :class:`_WeightLog` and the log's length then."""
+
+    __slots__ = ("log", "length")
+
+    def __init__(self, log, length):
+        self.log, self.length = log, length
+
+    def arrays(self):
+        return self.log.vote(self.length)
+
+    def __eq__(self, other):
+        if not isinstance(other, _Vote):
+            return NotImplemented
+        return all(a.dtype == b.dtype and np.array_equal(a, b)
+                   for a, b in zip(self.arrays(), other.arrays()))
+
+    __hash__ = None
+
+    def __repr__(self):
+        support, weights = self.arrays()
+        return f"support={support!r}, weights={weights!r}"
+
+    def __reduce__(self):
+        return (_Vote, (self.log, self.length))
+
+
 @dataclass(frozen=True)
 class Record:
     """One iteration of a run; the same field names across algorithms where they exist.
@@ -84,8 +212,6 @@ class Record:
     index: int | None
     label: str | None
     alpha: float | None
-    support: np.ndarray
-    weights: np.ndarray
     n_voters: int
     c_bound: float
     mu1: float
@@ -106,11 +232,25 @@ class Record:
     actual_decrease: float | None = None
     extra: dict = dataclasses.field(default_factory=dict)
     candidates: Candidates | None = None
+    # the weight vector after this iteration, kept as the run's log of weight changes
+    # (:class:`_Vote`): ``support`` / ``weights`` are rebuilt from it on demand
+    _vote: _Vote | None = dataclasses.field(default=None, kw_only=True)
+
+    @property
+    def support(self):
+        """Indices of the voters with a non-zero weight after this iteration, increasing
+        (read-only int64 array)."""
+        return self._vote.arrays()[0]
+
+    @property
+    def weights(self):
+        """Their (unnormalized) weights, aligned with ``support`` (read-only float64 array)."""
+        return self._vote.arrays()[1]
 
     def as_row(self):
         """Scalar fields (and ``extra``) as a flat dict, for DataFrames and CSV."""
         row = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if f.name not in ("support", "weights", "extra", "candidates")}
+               if f.name not in ("_vote", "extra", "candidates")}
         row.update(self.extra)
         return row
 
@@ -203,6 +343,9 @@ class Run:
         self.stop_reason: str | None = None
         self._a = np.zeros(n)
         self._support = np.empty(0, dtype=np.int64)
+        # the weight changes since the last snapshot (records keep it and its length)
+        self._log = _WeightLog(_frozen(self._support, np.int64), _frozen(np.empty(0)))
+        self._log_used = 0   # the log's length at the last record
         self.F = np.zeros(m)
         self.F_test = None if self.H_test is None else np.zeros(self.H_test.shape[0])
 
@@ -250,6 +393,7 @@ class Run:
         was = self._a[k] != 0.0
         self._a[k] += alpha
         self._track(k, was)
+        self._log.append(np.array([k]), self._a[k:k + 1])
         self.F = self.F + alpha * self.H.column(k)
         if self.F_test is not None:
             self.F_test = self.F_test + alpha * self.H_test.column(k)
@@ -259,6 +403,7 @@ class Run:
         was = self._a[k] != 0.0
         self._a[k] = value
         self._track(k, was)
+        self._log.append(np.array([k]), self._a[k:k + 1])
 
     def _track(self, k, was):
         """Keep the support sorted after weight ``k`` changed from non-zero (``was``) or zero:
@@ -272,8 +417,11 @@ class Run:
 
     def _set_weights(self, a):
         """Replace the whole non-negative weight vector and recompute the votes."""
+        old = self._a
         self._a = np.asarray(a, dtype=float).copy()
         self._support = np.flatnonzero(self._a)
+        changed = np.flatnonzero(old != self._a)   # O(n) like the copy: log what moved
+        self._log.append(changed, self._a[changed])
         self.F = self.H.matvec(self._a)
         if self.H_test is not None:
             self.F_test = self.H_test.matvec(self._a)
@@ -285,11 +433,15 @@ class Run:
         t0 = time.perf_counter()
         moved = self._advance()
         if moved is None:
+            if self.done:
+                self._log.trim(self._log_used)
             return None
         record = self._record(*moved, seconds=time.perf_counter() - t0)
         self.history.append(record)
         if len(self.history) >= self.max_iter and not self.done:
             self.stop_reason = f"max_iter reached ({self.max_iter})"
+        if self.done:
+            self._log.trim(self._log_used)
         return record
 
     def run(self, callback=None):
@@ -320,11 +472,27 @@ class Run:
         return Record(
             iteration=len(self.history) + 1, index=index,
             label=None if index is None or self.describe is None else self.describe(index),
-            alpha=alpha, support=_frozen(support, int), weights=_frozen(a[support]),
-            n_voters=int(support.size),
+            alpha=alpha, _vote=self._vote(), n_voters=int(support.size),
             train_error=float(np.mean(np.where(self.F > 0, 1.0, -1.0) != self.y)),
             test_error=test_error, kl=kl, objective=float(objective), seconds=seconds,
             extra=extra, **panel, **fields)
+
+    def _vote(self):
+        """The current vote for a record: the log and its length, or a new snapshot.
+
+        A snapshot is taken once the log since the last one is as long as that snapshot's
+        support (and at least :data:`SNAPSHOT_MIN` changes): a record's vote is rebuilt from at
+        most a snapshot and as many changes, and the snapshots cost at most as much as the
+        changes themselves.  A run that adds one voter per step snapshots at sizes 64, 128, 256,
+        ...; one that rewrites its whole support every step keeps one snapshot per record.
+        """
+        log = self._log
+        if log.size - self._log_used and log.size >= max(SNAPSHOT_MIN, log.base[0].size):
+            log.trim(self._log_used)   # the changes no record reaches
+            log = self._log = _WeightLog(_frozen(self._support, np.int64),
+                                         _frozen(self._a[self._support]))
+        self._log_used = log.size
+        return _Vote(log, log.size)
 
     def weights_at(self, iteration=None):
         """Full weight vector after ``iteration`` (default: the last one)."""

@@ -123,7 +123,7 @@ class CBBoostRun(Run):
             k, alpha, decrease = _fused_pick(
                 self.H, G, self._y_below, self._tot_y, gamma_G, nu_G,
                 self.direction == "gradient", self.eligible == "theorem3",
-                _NO_VOTER if self.reuse_voters else self.history[-1].support)
+                _NO_VOTER if self.reuse_voters else self._support)
             return k, math.ldexp(alpha, shift), decrease, None
         c, ids = self._next_scores()
         j = c.exhaustive_pick if self.direction == "exhaustive" else c.gradient_pick
@@ -146,7 +146,7 @@ class CBBoostRun(Run):
             # one more H^T F when the scores covered only part of the pool
             self.stop_reason = stop_reason(c if c is not None else self.candidates())
             return None
-        support = np.union1d(self.history[-1].support, [k])
+        support = np.union1d(self._support, [k])   # the vote after the step
         reach = float(np.max(np.abs(self.F + alpha * self.H.column(k))))   # F after the step
         total = float(self._a[support].sum()) + alpha
         if reach < _MARGIN_FLOOR * total:

@@ -35,9 +35,11 @@ from scipy.special import logsumexp
 from scipy.stats import entropy
 from sklearn.datasets import make_moons
 
+from cbviz.algorithms import kl_kernels
 from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.klboost import KLBoost, KLBoostRun
 from cbviz.voters import StumpPool
+from cbviz.voters.threads import use_engine_threads
 
 REL = 1e-10
 RISE = 1e-12
@@ -304,14 +306,20 @@ def test_blocked_stump_pass_is_the_sequential_pass(many_features, loss, C, gamma
     one and three coordinates."""
     op, Hd, y = many_features
     runs = {}
-    for name, H, block in (("dense", Hd, None), ("b1", op, 1), ("b3", op, 3), ("b8", op, 8)):
+    for name, H, block, chunk, threads in (
+            ("dense", Hd, None, None, 1), ("b1", op, 1, None, 1), ("b3", op, 3, None, 1),
+            ("b8", op, 8, None, 1), ("b8-chunks", op, 8, 2, 1), ("b3-chunks-ahead", op, 3, 2, 2),
+            ("b8-chunks-ahead", op, 8, 3, 2)):
         run = KLBoost(loss, C=C, gamma=gamma, max_iter=4, epsilon=1e-12).start(H, y)
         if block is not None:
             run._block = block
-        runs[name] = run.run()
+        with (pytest.MonkeyPatch.context() as mp, use_engine_threads(threads)):
+            if chunk is not None:   # several chunks of blocks, made ahead on a helper thread
+                mp.setattr(kl_kernels, "CHUNK", chunk)
+            runs[name] = run.run()
     ref = runs["dense"].history
     assert len(ref) == 4
-    for name in ("b1", "b3", "b8"):
+    for name in set(runs) - {"dense"}:
         for a, b in zip(runs[name].history, ref, strict=True):
             np.testing.assert_allclose(a.weights, b.weights, rtol=0, atol=1e-13)
             assert a.objective == pytest.approx(b.objective, rel=1e-12)

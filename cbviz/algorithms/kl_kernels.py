@@ -30,9 +30,15 @@ the updates then run one after the other, each from the margins the earlier ones
 
 Each update is the same exact line minimum as one coordinate at a time; the memory traffic
 and the work per example fall about ``BLOCK`` times (a table look-up and a histogram add per
-example and block instead of a compare-and-add per example and coordinate).  The kernels are compiled
-at import (cached on disk), release the GIL and keep no state: every array they write is the
-caller's.
+example and block instead of a compare-and-add per example and coordinate).  The patterns,
+the counts per pattern and the Gram entries do not depend on the margins: they are made
+``CHUNK`` blocks at a time, the next chunk's on a helper thread while the current chunk's
+coordinates are updated.  With the exponential loss and ``2 / gamma <= 600`` the buckets hold
+sums of ``exp(-M / gamma - 1 / gamma)`` (in ``[exp(-2 / gamma), 1]`` since ``|M| <= 1``),
+scaled by ``exp(-+ d_a / gamma)`` per update and recomputed from the margins every
+``_RESYNC`` blocks; otherwise they hold exact log-sum-exps.  The kernels are compiled
+on first use (cached on disk), release the GIL and keep no state: every array they write is
+the caller's.
 """
 from __future__ import annotations
 
@@ -164,11 +170,10 @@ def _patterns(codes, slot, rank, order, start, stop, pat):
 
 
 @numba.njit(**_JIT)
-def _quadratic_sweep(pat, table, r, nxt, hist, count):
+def _quadratic_sweep(pat, table, r, nxt, hist):
     """``r_i += table[pat_i]`` (the last block's updates), then the next block's sums of
-    ``r`` and counts per pattern ``nxt_i`` (two interleaved copies: fewer store stalls)."""
+    ``r`` per pattern ``nxt_i`` (two interleaved copies: fewer store stalls)."""
     hist[:] = 0.0
-    count[:] = 0.0
     m = r.size
     half = m - m % 2
     for i in range(0, half, 2):
@@ -177,14 +182,11 @@ def _quadratic_sweep(pat, table, r, nxt, hist, count):
         r[i] = a
         r[i + 1] = b
         hist[0, nxt[i]] += a
-        count[0, nxt[i]] += 1.0
         hist[1, nxt[i + 1]] += b
-        count[1, nxt[i + 1]] += 1.0
     for i in range(half, m):
         a = r[i] + table[pat[i]]
         r[i] = a
         hist[0, nxt[i]] += a
-        count[0, nxt[i]] += 1.0
 
 
 @numba.njit(**_JIT)
@@ -205,18 +207,26 @@ def _exponential_sweep(pat, table, y, margin, nxt, ybit, gamma, e, top, total):
 
 
 _SIGNS = np.array([[1.0 if p >> b & 1 else -1.0 for p in range(256)] for b in range(BLOCK)])
+_INDICATOR = (_SIGNS > 0).astype(np.float64)
+_LINEAR_SPAN = 600.0  # exponential loss in linear space when 2 / gamma (-M / gamma's span) fits
+_RESYNC = 8           # linear space: exp(-M / gamma) recomputed from M every this many blocks
+CHUNK = 64            # blocks whose patterns are made ahead of the sequential updates
 
 
 @numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
-def _block_gram(signs, sums, counts, width, nb, g0, gram):
-    """For the block's voters ``b < nb`` (patterns ``p < width``, ``h_b(p) = signs[b, p]``):
-    ``g0[b] = sum_p h_b(p) sums[p]`` (``h_b . r`` at the block start) and the Gram entries
-    ``gram[a, b] = sum_p h_a(p) h_b(p) counts[p]`` (``h_a . h_b``, exact integers)."""
+def _block_dots(signs, sums, width, nb, g0):
+    """``g0[b] = sum_p h_b(p) sums[p]`` (``h_b . r`` at the block start), ``b < nb``."""
     for b in range(nb):
         s = 0.0
         for p in range(width):
             s += signs[b, p] * sums[p]
         g0[b] = s
+
+
+@numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
+def _block_gram(signs, counts, width, nb, gram):
+    """``gram[a, b] = sum_p h_a(p) h_b(p) counts[p]`` (``h_a . h_b``, exact integers)."""
+    for b in range(nb):
         for a in range(b):
             c = 0.0
             for p in range(width):
@@ -234,11 +244,6 @@ def _block_table(signs, steps, width, nb, table):
         table[p] = t
 
 
-_LINEAR_SPAN = 600.0  # exponential loss in linear space when 2 / gamma (the span of -M / gamma) fits
-_RESYNC = 8           # linear space: exp(-M / gamma) recomputed from M every this many blocks
-_INDICATOR = (_SIGNS > 0).astype(np.float64)
-
-
 @numba.njit(fastmath={"contract"}, **_JIT)
 def _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, hist, gamma, ref,
                               fresh):
@@ -247,8 +252,7 @@ def _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, hist,
     ``fresh``; then the per-bucket ``(y_i, nxt_i)`` sums of ``e`` into ``hist``."""
     hist[:] = 0.0
     for i in range(margin.size):
-        p = pat[i]
-        margin[i] += y[i] * table[p]
+        margin[i] += y[i] * table[pat[i]]
     if fresh:
         for i in range(margin.size):
             e[i] = math.exp(-margin[i] / gamma - ref)
@@ -282,83 +286,87 @@ def _scale_buckets(cur, ind, b, width, up, down):
         cur[p] *= down if hi else up
 
 
-def _stump_pass_impl(codes, slot, rank, sign, order, y, margin, w, kind, C, gamma, z_sq, block):
+@numba.njit(**_JIT)
+def _block_patterns(codes, slot, rank, order, start, stop, block, pats, gram, with_gram):
+    """Patterns (:func:`_patterns`) of the blocks of ``block`` coordinates that cover
+    ``order[start:stop]`` into ``pats[jb]``, and with ``with_gram`` their Gram entries
+    ``gram[jb]`` from the counts per pattern: what a block needs that does not depend on
+    the margins (made ahead, on another thread, while earlier blocks are updated)."""
+    counts = np.zeros(256)
+    for jb in range((stop - start + block - 1) // block):
+        b0 = start + jb * block
+        b1 = min(b0 + block, stop)
+        row = pats[jb]
+        _patterns(codes, slot, rank, order, b0, b1, row)
+        if with_gram:
+            counts[:] = 0.0
+            for i in range(row.size):
+                counts[row[i]] += 1.0
+            _block_gram(_SIGNS, counts, 1 << (b1 - b0), b1 - b0, gram[jb])
+
+
+@numba.njit(**_JIT)
+def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, w, kind, C,
+                  gamma, z_sq, last, table, r, e, factor, cur, hist, top, total, logs):
+    """The sequential part of a stump pass over ``order[start:stop]`` (blocks ``pats``,
+    ``gram``; ``block0`` is the first block's index in the pass).  ``last`` is the pattern
+    of the block before, whose summed changes ``table`` are not yet applied to ``r`` (the
+    quadratic loss's ``y (M - gamma)``, or the exponential loss's margins ``M``)."""
     n = w.size
-    m = margin.size
     scale = 2.0 / gamma**2
     v = np.array([-1.0, 1.0])
     log_w = np.zeros(2)
     largest = 0.0
-    block = min(max(block, 1), BLOCK)
-    pat = np.zeros(m, np.uint8)      # the current block's patterns (none yet: all 0)
-    nxt = np.zeros(m, np.uint8)
-    table = np.zeros(256)            # per pattern: the block's summed changes of r (or M / y)
-    steps = np.zeros(BLOCK)          # the block's changes times the voters' signs
     quadratic = kind == QUADRATIC
-    if quadratic:
-        # r = y (M - gamma): (M - gamma) . z = sign (r . h) and M += d z is r += d sign h
-        r = y * (margin - gamma)
-        hist = np.zeros((2, 256))
-        count = np.zeros((2, 256))
-        sums = np.zeros(256)
-        counts = np.zeros(256)
-        g0 = np.zeros(BLOCK)
-        gram = np.zeros((BLOCK, BLOCK))
-        signs = _SIGNS
-    else:
-        ybit = np.where(y > 0, 256, 0).astype(np.int64)
-        e = np.zeros(m)
-        # linear space: e_i = exp(-M_i / gamma - 1 / gamma) in [exp(-2 / gamma), 1] as |M| <= 1
-        linear = 2.0 / gamma <= _LINEAR_SPAN
-        ref = 1.0 / gamma
-        ind = _INDICATOR
-        factor = np.ones(512)
-        cur = np.zeros(512)
-        top = np.zeros(512)
-        total = np.zeros(512)
-        logs = np.zeros(512)
-    for start in range(0, order.size, block):
-        stop = min(start + block, order.size)
-        width = 1 << (stop - start)
-        _patterns(codes, slot, rank, order, start, stop, nxt)
+    linear = 2.0 / gamma <= _LINEAR_SPAN
+    ref = 1.0 / gamma
+    steps = np.zeros(BLOCK)
+    g0 = np.zeros(BLOCK)
+    sums = np.zeros(256)
+    nbk = (stop - start + block - 1) // block
+    for jb in range(nbk):
+        b0 = start + jb * block
+        b1 = min(b0 + block, stop)
+        nb = b1 - b0
+        width = 1 << nb
+        prev = last if jb == 0 else pats[jb - 1]
+        nxt = pats[jb]
         if quadratic:
-            _quadratic_sweep(pat, table, r, nxt, hist, count)
+            _quadratic_sweep(prev, table, r, nxt, hist)
             for p in range(width):
                 sums[p] = hist[0, p] + hist[1, p]
-                counts[p] = count[0, p] + count[1, p]
-            _block_gram(signs, sums, counts, width, stop - start, g0, gram)
+            _block_dots(_SIGNS, sums, width, nb, g0)
         elif linear:
-            _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, cur, gamma,
-                                      ref, (start // block) % _RESYNC == 0)
+            _exponential_sweep_linear(prev, factor, table, y, ybit, r, e, nxt, cur, gamma,
+                                      ref, (block0 + jb) % _RESYNC == 0)
         else:
-            _exponential_sweep(pat, table, y, margin, nxt, ybit, gamma, e, top, total)
+            _exponential_sweep(prev, table, y, r, nxt, ybit, gamma, e, top, total)
             for c in range(512):
                 logs[c] = top[c] + math.log(total[c]) if total[c] > 0 else -np.inf
-        pat, nxt = nxt, pat
         if not quadratic:
             table[:] = 0.0
-        for j in range(start, stop):
-            k = order[j]
-            bit = 1 << (j - start)
+        for b in range(nb):
+            k = order[b0 + b]
+            bit = 1 << b
             if quadratic:
                 # r . h_k now = its value at the block start + the block's earlier changes
                 # times their columns' dot products with h_k: the current margins' exact sum
-                g = g0[j - start]
-                for a in range(j - start):
-                    g += steps[a] * gram[a, j - start]
+                g = g0[b]
+                for a in range(b):
+                    g += steps[a] * gram[jb, a, b]
                 change = line_min(kind, scale * sign[k] * g, scale * z_sq, v, log_w, w[k], n,
                                   C, gamma)
             elif linear:
                 # W_v: the buckets (y, p) with y sign_k h_k(p) = v, each sum of
                 # exp(-M / gamma - ref) kept current by the block's earlier changes
-                pp, pm, mp, mm = _group_sums(cur, ind, j - start, width)
+                pp, pm, mp, mm = _group_sums(cur, _INDICATOR, b, width)
                 plus, minus = (pp + mm, pm + mp) if sign[k] > 0 else (pm + mp, pp + mm)
                 log_w[0] = math.log(minus) + ref if minus > 0 else -np.inf
                 log_w[1] = math.log(plus) + ref if plus > 0 else -np.inf
                 change = line_min(kind, 0.0, 0.0, v, log_w, w[k], n, C, gamma)
                 if change != 0.0:   # M += y step h_k: -M / gamma moves by -y h_k step / gamma
                     s_k = change * sign[k] / gamma
-                    _scale_buckets(cur, ind, j - start, width, math.exp(-s_k), math.exp(s_k))
+                    _scale_buckets(cur, _INDICATOR, b, width, math.exp(-s_k), math.exp(s_k))
             else:
                 # bucket (y, p) holds the examples with z = y sign_k h_k(p); its
                 # log sum exp(-M / gamma) moves by -y table[p] / gamma with the block's changes
@@ -384,40 +392,79 @@ def _stump_pass_impl(codes, slot, rank, sign, order, y, margin, w, kind, C, gamm
             w[k] += change
             largest = max(largest, abs(change))
             step = change * sign[k]
-            steps[j - start] = step
+            steps[b] = step
             if not quadratic and step != 0.0:
                 for p in range(width):
                     table[p] += step if p & bit else -step
         if quadratic:
-            _block_table(signs, steps, width, stop - start, table)
+            _block_table(_SIGNS, steps, width, nb, table)
         elif linear:
             for p in range(width):
                 factor[256 + p] = math.exp(-table[p] / gamma)
                 factor[p] = math.exp(table[p] / gamma)
-    if quadratic:
-        _quadratic_sweep(pat, table, r, nxt, hist, count)
-        margin[:] = y * r + gamma
-    elif linear:
-        _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, cur, gamma, ref,
-                                  False)
-    else:
-        _exponential_sweep(pat, table, y, margin, nxt, ybit, gamma, e, top, total)
+    if nbk:
+        last[:] = pats[nbk - 1]
     return largest
 
 
-_I64 = numba.types.Array(numba.int64, 1, "C", readonly=True)
-stump_pass = numba.njit(
-    [numba.float64(numba.types.Array(numba.from_dtype(np.dtype(t)), 2, "C", readonly=True),
-                   _I64, numba.types.Array(numba.from_dtype(np.dtype(t)), 1, "C", readonly=True),
-                   _F64, _I64, _F64, _OUT, _OUT, numba.int64, numba.float64,
-                   numba.float64, numba.float64, numba.int64)
-     for t in (np.uint8, np.uint16, np.uint32)],
-    **_JIT)(_stump_pass_impl)
-stump_pass.__doc__ = """One pass of Algorithm 1 over the direct voters ``order`` of a stump
-operator; returns the largest ``|change|``.
+@numba.njit(**_JIT)
+def _apply_last(last, table, y, r, quadratic):
+    """The last block's changes: ``r += table[last]`` (quadratic), ``M += y table[last]``."""
+    for i in range(r.size):
+        r[i] += table[last[i]] if quadratic else y[i] * table[last[i]]
 
-Voter ``k`` outputs ``sign[k]`` where ``codes[slot[k]] >= rank[k]`` (its threshold's bin
-rank) and ``-sign[k]`` elsewhere.  ``margin`` (``M = y F``) and the signed weights ``w`` are
-updated in place, one coordinate after the other, each by :func:`line_min`; ``z_sq`` is
-``sum_i h_k(x_i)^2`` (``m`` for stumps); ``rank`` has the codes' type; ``block`` (1 ..
-``BLOCK``) coordinates share a sweep over the examples."""
+
+def stump_pass(codes, slot, rank, sign, order, y, margin, w, kind, C, gamma, z_sq,
+               block=BLOCK, pool=None):
+    """One pass of Algorithm 1 over the direct voters ``order`` of a stump operator; returns
+    the largest ``|change|``.
+
+    Voter ``k`` outputs ``sign[k]`` where ``codes[slot[k]] >= rank[k]`` (its threshold's bin
+    rank, in the codes' type) and ``-sign[k]`` elsewhere.  ``margin`` (``M = y F``) and the
+    signed weights ``w`` are updated in place, one coordinate after the other, each by
+    :func:`line_min`; ``z_sq`` is ``sum_i h_k(x_i)^2`` (``m`` for stumps).  ``block`` (1 ..
+    ``BLOCK``) coordinates share a sweep over the examples.  The blocks' patterns (and the
+    quadratic loss's Gram entries), which do not depend on the margins, are made ``CHUNK``
+    blocks at a time; with an executor ``pool`` the next chunk's are made on one of its
+    threads while the current chunk's coordinates are updated (the results do not depend on
+    it)."""
+    block = int(min(max(block, 1), BLOCK))
+    m = margin.size
+    quadratic = kind == QUADRATIC
+    per = CHUNK * block
+    cuts = list(range(0, order.size, per)) + [order.size]
+    nbuf = 2 if pool is not None and len(cuts) > 2 else 1
+    pats = np.zeros((nbuf, CHUNK, m), np.uint8)
+    gram = np.zeros((nbuf, CHUNK, BLOCK, BLOCK))
+    last = np.zeros(m, np.uint8)                  # no block before the first: all patterns 0
+    table = np.zeros(256)
+    hist = np.zeros((2, 256))                     # quadratic: sums of r per pattern
+    cur = np.zeros(512)                           # exponential: per (y, pattern) bucket
+    ybit = np.where(y > 0, 256, 0).astype(np.int64)
+    e = np.zeros(m)
+    factor = np.ones(512)
+    top, total, logs = np.zeros(512), np.zeros(512), np.zeros(512)
+    r = y * (margin - gamma) if quadratic else margin   # (M - gamma) . z = sign (r . h)
+
+    def make(c, buf):
+        _block_patterns(codes, slot, rank, order, cuts[c], cuts[c + 1], block, pats[buf],
+                        gram[buf], quadratic)
+
+    largest = 0.0
+    ahead = None
+    for c in range(len(cuts) - 1):
+        buf = c % nbuf
+        if ahead is not None:
+            ahead.result()
+        else:
+            make(c, buf)
+        ahead = (pool.submit(make, c + 1, (c + 1) % nbuf)
+                 if nbuf == 2 and c + 2 < len(cuts) else None)
+        largest = max(largest, _stump_blocks(
+            pats[buf], gram[buf], order, cuts[c], cuts[c + 1], block, cuts[c] // block, sign,
+            y, ybit, w, kind, C, gamma, z_sq, last, table, r, e, factor, cur, hist, top,
+            total, logs))
+    _apply_last(last, table, y, r, quadratic)
+    if quadratic:
+        margin[:] = y * r + gamma
+    return largest

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import bounds
 from ..voters import StumpOperator
+from ..voters import threads as _threads
 from .base import ParameterError, Run, check_delta, check_int
 from .kl_kernels import BLOCK, EXPONENTIAL, QUADRATIC, line_min, stump_pass
 
@@ -172,8 +173,9 @@ class KLBoostRun(Run):
         return the largest ``|change|``."""
         if self._stumps is None:
             return max((abs(self._coordinate(k)) for k in order), default=0.0)
+        pool = _threads._POOL if _threads.engine_threads() > 1 else None  # patterns ahead
         return stump_pass(*self._stumps, order, self.y, self._margin, self._w, self._loss.kind,
-                          self.C, self.gamma, float(self.y.size), self._block)
+                          self.C, self.gamma, float(self.y.size), self._block, pool)
 
     def _advance(self):
         largest = self._pass(self._rng.permutation(self._n))

@@ -209,7 +209,7 @@ def _exponential_sweep(pat, table, y, margin, nxt, ybit, gamma, e, top, total):
 _SIGNS = np.array([[1.0 if p >> b & 1 else -1.0 for p in range(256)] for b in range(BLOCK)])
 _INDICATOR = (_SIGNS > 0).astype(np.float64)
 _LINEAR_SPAN = 600.0  # exponential loss in linear space when 2 / gamma (-M / gamma's span) fits
-_RESYNC = 8           # linear space: exp(-M / gamma) recomputed from M every this many blocks
+_RESYNC = 32          # linear space: exp(-M / gamma) recomputed from M every this many blocks
 CHUNK = 64            # blocks whose patterns are made ahead of the sequential updates
 
 
@@ -251,16 +251,20 @@ def _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, hist,
     bucket's ``factor`` (``exp(-y table[p] / gamma)``), or recomputed from ``M`` when
     ``fresh``; then the per-bucket ``(y_i, nxt_i)`` sums of ``e`` into ``hist``."""
     hist[:] = 0.0
-    for i in range(margin.size):
-        margin[i] += y[i] * table[pat[i]]
     if fresh:
         for i in range(margin.size):
+            margin[i] += y[i] * table[pat[i]]
+        for i in range(margin.size):
             e[i] = math.exp(-margin[i] / gamma - ref)
+        for i in range(margin.size):
+            hist[ybit[i] + nxt[i]] += e[i]
     else:
         for i in range(margin.size):
-            e[i] *= factor[ybit[i] + pat[i]]
-    for i in range(margin.size):
-        hist[ybit[i] + nxt[i]] += e[i]
+            p = pat[i]
+            margin[i] += y[i] * table[p]
+            ei = e[i] * factor[ybit[i] + p]
+            e[i] = ei
+            hist[ybit[i] + nxt[i]] += ei
 
 
 @numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
@@ -287,21 +291,47 @@ def _scale_buckets(cur, ind, b, width, up, down):
 
 
 @numba.njit(**_JIT)
+def _block_factors(ups, downs, width, nb, factor):
+    """``factor[(y, p)] = prod_b (ups[b] if y h_b(p) = +1 else downs[b])``."""
+    for p in range(width):
+        plus = minus = 1.0
+        for b in range(nb):
+            if p >> b & 1:
+                plus *= ups[b]
+                minus *= downs[b]
+            else:
+                plus *= downs[b]
+                minus *= ups[b]
+        factor[256 + p] = plus
+        factor[p] = minus
+
+
+@numba.njit(**_JIT)
 def _block_patterns(codes, slot, rank, order, start, stop, block, pats, gram, with_gram):
     """Patterns (:func:`_patterns`) of the blocks of ``block`` coordinates that cover
     ``order[start:stop]`` into ``pats[jb]``, and with ``with_gram`` their Gram entries
     ``gram[jb]`` from the counts per pattern: what a block needs that does not depend on
     the margins (made ahead, on another thread, while earlier blocks are updated)."""
     counts = np.zeros(256)
+    split = np.zeros((4, 256), np.int32)   # four interleaved counters: fewer store stalls
     for jb in range((stop - start + block - 1) // block):
         b0 = start + jb * block
         b1 = min(b0 + block, stop)
         row = pats[jb]
         _patterns(codes, slot, rank, order, b0, b1, row)
         if with_gram:
-            counts[:] = 0.0
-            for i in range(row.size):
-                counts[row[i]] += 1.0
+            split[:] = 0
+            m = row.size
+            quarter = m - m % 4
+            for i in range(0, quarter, 4):
+                split[0, row[i]] += 1
+                split[1, row[i + 1]] += 1
+                split[2, row[i + 2]] += 1
+                split[3, row[i + 3]] += 1
+            for i in range(quarter, m):
+                split[0, row[i]] += 1
+            for p in range(256):
+                counts[p] = split[0, p] + split[1, p] + split[2, p] + split[3, p]
             _block_gram(_SIGNS, counts, 1 << (b1 - b0), b1 - b0, gram[jb])
 
 
@@ -321,6 +351,8 @@ def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, 
     linear = 2.0 / gamma <= _LINEAR_SPAN
     ref = 1.0 / gamma
     steps = np.zeros(BLOCK)
+    ups = np.ones(BLOCK)             # exponential, linear: per update, the factor of the
+    downs = np.ones(BLOCK)           # buckets with y h = +1 and that of the others
     g0 = np.zeros(BLOCK)
     sums = np.zeros(256)
     nbk = (stop - start + block - 1) // block
@@ -364,9 +396,12 @@ def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, 
                 log_w[0] = math.log(minus) + ref if minus > 0 else -np.inf
                 log_w[1] = math.log(plus) + ref if plus > 0 else -np.inf
                 change = line_min(kind, 0.0, 0.0, v, log_w, w[k], n, C, gamma)
+                up = down = 1.0
                 if change != 0.0:   # M += y step h_k: -M / gamma moves by -y h_k step / gamma
                     s_k = change * sign[k] / gamma
-                    _scale_buckets(cur, _INDICATOR, b, width, math.exp(-s_k), math.exp(s_k))
+                    up, down = math.exp(-s_k), math.exp(s_k)
+                    _scale_buckets(cur, _INDICATOR, b, width, up, down)
+                ups[b], downs[b] = up, down
             else:
                 # bucket (y, p) holds the examples with z = y sign_k h_k(p); its
                 # log sum exp(-M / gamma) moves by -y table[p] / gamma with the block's changes
@@ -398,10 +433,8 @@ def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, 
                     table[p] += step if p & bit else -step
         if quadratic:
             _block_table(_SIGNS, steps, width, nb, table)
-        elif linear:
-            for p in range(width):
-                factor[256 + p] = math.exp(-table[p] / gamma)
-                factor[p] = math.exp(table[p] / gamma)
+        elif linear:   # exp(-y table[p] / gamma): the product of the block's factors
+            _block_factors(ups, downs, width, nb, factor)
     if nbk:
         last[:] = pats[nbk - 1]
     return largest

@@ -487,12 +487,13 @@ def stump_pass(codes, slot, rank, sign, order, y, margin, w, kind, C, gamma, z_s
     ahead = None
     for c in range(len(cuts) - 1):
         buf = c % nbuf
-        if ahead is not None:
-            ahead.result()
+        made = ahead
+        ahead = (pool.submit(make, c + 1, (c + 1) % nbuf)   # the next chunk's, meanwhile
+                 if nbuf == 2 and c + 2 < len(cuts) else None)
+        if made is not None:
+            made.result()
         else:
             make(c, buf)
-        ahead = (pool.submit(make, c + 1, (c + 1) % nbuf)
-                 if nbuf == 2 and c + 2 < len(cuts) else None)
         largest = max(largest, _stump_blocks(
             pats[buf], gram[buf], order, cuts[c], cuts[c + 1], block, cuts[c] // block, sign,
             y, ybit, w, kind, C, gamma, z_sq, last, table, r, e, factor, cur, hist, top,

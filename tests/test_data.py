@@ -577,3 +577,17 @@ def test_random_bytes_without_nul_get_a_clear_message():
     raw = b"a,b,label\r\n1,2\r3,x\n" + bytes(range(1, 40)) * 20
     with pytest.raises(data.DataError, match="does not read as a CSV table|line|parse"):
         data.load_csv(raw)
+
+
+@pytest.mark.parametrize("text", ["a,b,label\n1,2,0\n3,4\n5,6,1\n", "a,b,label\n1,2,0\n3,4,5,6\n",
+                                  "a,b,label\n1,2,0\nzzz\n", "a,b,label\n\n1,2,0\n3,4\n",
+                                  'a,b,label\n1,"2,5",0\n3,4\n'])
+def test_rows_of_another_width_are_refused_with_and_without_quotes(text):
+    """The fast count (no quotes in the file) and the csv module give the same message."""
+    import io as _io
+    from cbviz.data import csv_files
+    with pytest.raises(DataError) as fast:
+        csv_files._check_widths(_io.StringIO(text), ",", 3)
+    with pytest.raises(DataError) as slow:
+        csv_files._check_widths(iter(_io.StringIO(text)), ",", 3)
+    assert str(fast.value) == str(slow.value)

@@ -135,7 +135,18 @@ def _check_header(fields, headerless):
 
 def _check_widths(lines, delim, width):
     """Refuse rows with another number of fields than the header (pandas would shift such a
-    row, e.g. a decimal comma in a comma-separated file, silently)."""
+    row, e.g. a decimal comma in a comma-separated file, silently).
+
+    ``lines``: a text stream.  Without quote characters a field cannot hold the separator,
+    so the fields of a line are its separators + 1 (counted by ``str.count``, ~10x faster than
+    the csv module on a large file); with quotes the csv module reads them."""
+    text = lines.getvalue() if isinstance(lines, io.StringIO) else None
+    if text is not None and '"' not in text:
+        counts = [line.count(delim) + 1 if line else width for line in text.splitlines()]
+        bad = next((i for i, c in enumerate(counts) if c != width), None)
+        if bad is None:
+            return
+        lines = io.StringIO("\n".join(text.splitlines()[:bad + 1]))
     for number, row in enumerate(csv.reader(lines, delimiter=delim), start=1):
         if row and len(row) != width:
             hint = (" If its numbers use a decimal comma, separate the fields with ';'."

@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import bounds, explorer
 from ..plots.explorer import c_bound_map_figure
 from ..plots.regions import margin_figure
+from ..ui.text import md   # plain Python: voter labels shown literally in markdown
 from .core import Lesson, Look, Move, Question, Reveal, Stage, Step, fmt
 
 SOURCE_C = ("C-bound: Lacasse et al. (2006); Theorem 1 and Corollary 1 of Bauvin et al. "
@@ -68,7 +69,7 @@ def reveal_stump(lab):
     rec = lab.run.history[0]
     e = rec.train_error
     answer = "μ₁ = 1 − 2e and μ₂ = 1"
-    text = (f"The first voter, {rec.label}, errs on a share e = {fmt(e)} of the "
+    text = (f"The first voter, {md(rec.label)}, errs on a share e = {fmt(e)} of the "
             f"{fmt(lab.run.y.size)} training examples. Alone, its margins are +1 where it is "
             f"right and −1 where it errs: μ₁ = 1 − 2e = {fmt(rec.mu1)} and μ₂ = {fmt(rec.mu2)} "
             f"(every squared margin is 1). So C = 1 − μ₁² = 4e(1 − e) = **{fmt(rec.c_bound)}**, "

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import plots
+from ..ui.text import md   # plain Python: voter labels shown literally in markdown
 from .core import Lesson, Question, Reveal, Stage, Step, fmt
 
 PAPER = "Bauvin et al. (2020)"
@@ -35,7 +36,7 @@ def reveal_decrease(lab):
     rec = lab.run.history[1]
     gap = rec.actual_decrease - rec.predicted_decrease
     answer = EQUAL[0] if abs(gap) <= 1e-9 else (EQUAL[1] if gap < 0 else EQUAL[2])
-    text = (f"Step 2 added **{rec.label}** with weight α* = {fmt(rec.alpha, 4)} (the first voter "
+    text = (f"Step 2 added **{md(rec.label)}** with weight α* = {fmt(rec.alpha, 4)} (the first voter "
             f"has weight 1). Before the step Property 1 predicted a decrease S = "
             f"{fmt(rec.predicted_decrease, 6)}; the C-bound recomputed after it fell from "
             f"{fmt(lab.run.history[0].c_bound, 6)} to {fmt(rec.c_bound, 6)}, a decrease of "

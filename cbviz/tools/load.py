@@ -203,10 +203,12 @@ class ClassResult:
 
     @property
     def latencies(self):
+        """Every Step latency (ms) of every session."""
         return [x for s in self.sessions for x in s.latencies]
 
     @property
     def failed(self):
+        """The sessions that saw something wrong."""
         return [s for s in self.sessions if s.problems]
 
 

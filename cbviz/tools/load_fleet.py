@@ -15,7 +15,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from .load import HealthProbe, Session, drive, plan
+from .load import ClassResult, HealthProbe, Session, drive, plan
 from .serve import serve_class
 from .server import CHROMIUM, FLAGS, cpu_seconds, rss_mb
 
@@ -36,7 +36,7 @@ BACK_JS = ("([status, moved]) => {"
 
 @dataclass
 class FleetResult:
-    """One worker count and class size."""
+    """One worker count and class size (``latencies`` and ``failed`` as for one server)."""
 
     workers: int
     sessions: list
@@ -48,13 +48,8 @@ class FleetResult:
     restore_seconds: list
     wall: float
 
-    @property
-    def latencies(self):
-        return [x for s in self.sessions for x in s.latencies]
-
-    @property
-    def failed(self):
-        return [s for s in self.sessions if s.problems]
+    latencies = ClassResult.latencies
+    failed = ClassResult.failed
 
 
 async def _worker_of(context, url):
@@ -158,13 +153,15 @@ def report_fleets(results):
                 f"({late} took over 1 s)",
                 f"  Step latency: {_percentiles(r.latencies)}"]
         for address, (before, peak) in r.memory.items():
-            out.append(f"  worker {address}: {r.placement.get(address, 0)} sessions, CPU "
+            n_here = r.placement.get(address, 0)
+            out.append(f"  worker {address}: {n_here} session{'s' * (n_here != 1)}, CPU "
                        f"{r.cpu[address]:.0f} s, memory {before:.0f} MB before, peak {peak:.0f} MB")
         if r.restored is not None:
             restored, moved, total = r.restored
             worst = f", the last after {max(r.restore_seconds):.1f} s" if r.restore_seconds else ""
             out.append(f"  kill drill: {restored} of {total} sessions restored on their own "
-                       f"iteration ({moved} were on the killed worker){worst}")
+                       f"iteration ({moved} {'was' if moved == 1 else 'were'} on the killed "
+                       f"worker){worst}")
         elif workers > 1:
             out.append("  kill drill: not run")
         for s in r.failed:

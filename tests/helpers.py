@@ -70,3 +70,22 @@ def require_chromium():
             raise RuntimeError(f"browser tests required but {CHROMIUM} is missing")
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)",
                     allow_module_level=True)
+
+
+def chromium():
+    """Debian's headless Chromium driven by Playwright, closed on exit (a context manager)."""
+    from contextlib import contextmanager
+
+    from playwright.sync_api import sync_playwright
+
+    from cbviz.tools.server import CHROMIUM, FLAGS
+
+    @contextmanager
+    def launched():
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            try:
+                yield browser
+            finally:
+                browser.close()
+    return launched()

@@ -4,10 +4,10 @@ Each stage: answer (right, from the package's own walk of the preset), lock the 
 wait for the reveal, take a screenshot, go on.  Two lessons, at 1280x800 and 1024x768.
 """
 import pytest
-from helpers import require_chromium
+from helpers import chromium, require_chromium
 
 from cbviz.lessons import LESSONS, Compute, Lab, Move, Step
-from cbviz.tools.server import CHROMIUM, FLAGS, IDLE, ROOT, serve
+from cbviz.tools.server import IDLE, ROOT, serve
 
 SHOTS = ROOT / "screenshots" / "lessons"
 
@@ -24,11 +24,8 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def settle(page):

@@ -8,11 +8,11 @@ import re
 import urllib.request
 
 import pytest
-from helpers import require_chromium
+from helpers import chromium, require_chromium
 
 from cbviz.tools.load_fleet import BACK_JS, WATCH_JS
 from cbviz.tools.serve import nginx_config, serve_class
-from cbviz.tools.server import CHROMIUM, FLAGS, IDLE
+from cbviz.tools.server import IDLE
 
 require_chromium()
 
@@ -42,11 +42,8 @@ def classroom():
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def settle(page, timeout=90_000):

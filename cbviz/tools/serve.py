@@ -18,12 +18,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .server import ROOT, _free_port, serve
+from .server import ROOT, _free_port, healthy, serve, wait_healthy
 
 TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -46,11 +45,7 @@ class Worker:
         return self.url.split("//", 1)[1]
 
     def healthy(self, timeout=2.0):
-        try:
-            with urllib.request.urlopen(self.url + "/_stcore/health", timeout=timeout) as r:
-                return r.read().strip() == b"ok"
-        except OSError:
-            return False
+        return healthy(self.url, timeout)
 
     def kill(self):
         """End the worker at once (SIGKILL), as a crash would."""
@@ -98,20 +93,6 @@ def _start_nginx(config_text, folder):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _wait_for(url, proc, seconds=30):
-    deadline = time.time() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            if proc.poll() is not None or time.time() > deadline:
-                raise ServeError(f"nginx did not answer on {url} (see "
-                                 f"{url and 'its error.log'})") from None
-            time.sleep(0.2)
-
-
 @contextmanager
 def serve_class(workers=2, port=None, host="127.0.0.1", script=ROOT / "app.py", options=()):
     """Start ``workers`` app processes and nginx on ``port`` (default: a free one); yield the
@@ -132,7 +113,8 @@ def serve_class(workers=2, port=None, host="127.0.0.1", script=ROOT / "app.py", 
                              folder)
         stack.callback(_stop, nginx)
         url = f"http://127.0.0.1:{port}"
-        _wait_for(url, nginx)
+        if not wait_healthy(url, nginx, 30):
+            raise ServeError(f"nginx did not answer on {url} (see {folder / 'error.log'})")
         yield Class(url, pool, nginx, folder)
 
 

@@ -45,6 +45,25 @@ class Server:
         return cpu_seconds([self.pid])
 
 
+def healthy(url, timeout=2.0):
+    """Whether the app (or the proxy in front of it) at ``url`` answers its health check."""
+    try:
+        with urllib.request.urlopen(url + "/_stcore/health", timeout=timeout) as r:
+            return r.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+def wait_healthy(url, proc, seconds):
+    """Wait until ``url`` is healthy; False when process ``proc`` ended or ``seconds`` ran out."""
+    deadline = time.time() + seconds
+    while not healthy(url):
+        if proc.poll() is not None or time.time() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
 @contextmanager
 def serve(script, *options, env=None):
     """A headless Streamlit server for ``script`` (extra ``--server.x value`` options may be
@@ -58,16 +77,8 @@ def serve(script, *options, env=None):
         env=None if env is None else {**os.environ, **env})
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                if time.time() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"streamlit did not start for {script}") from None
-                time.sleep(0.3)
+        if not wait_healthy(url, proc, 90):
+            raise RuntimeError(f"streamlit did not start for {script}")
         yield Server(url, proc.pid)
     finally:
         proc.terminate()

@@ -6,7 +6,7 @@ from cbviz.algorithms.registry import ALGORITHMS
 from cbviz.baselines import BASELINES
 from cbviz.compare import Comparison
 from cbviz.export import table_csv
-from cbviz.ui import state
+from cbviz.ui import state, tasks
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
@@ -22,6 +22,7 @@ NAMES = {"gbcbboost": "GB-CB-Boost", **{k: ALGORITHMS[k].name for k in ALGORITHM
 
 settings, problem = require_problem()
 st.title("Compare algorithms")
+tasks.stopped_notice("cmp")
 st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
 st.markdown("Every algorithm below learns from the same training examples with the same voter "
@@ -65,21 +66,24 @@ cmp = held["cmp"]
 for name, message in cmp.failed.items():
     st.warning(f"**{md(name)}** left out: {md(message)}", icon=":material/warning:")
 
+asked = tasks.take("cmp", "step")
+if asked is not None and not cmp.done:
+    n = asked["n"]
+    what = ("every algorithm to its end" if n is None else
+            f"{n} more iteration{'s' * (n > 1)} of every algorithm")
+    with tasks.running("cmp", f"Running {what}"):
+        cmp.step(n)
 b = st.columns(4)
-run_all = b[0].button("Run all to the end", type="primary", disabled=cmp.done, key="cmp_run",
-                      help="steps every algorithm in lockstep; any other click stops it, and "
-                           "what was computed stays")
-b[1].button("Step all", on_click=cmp.step, args=(1,), disabled=cmp.done, key="cmp_step")
-b[2].button("Step all ×10", on_click=cmp.step, args=(10,), disabled=cmp.done, key="cmp_step10")
+for col, n, label, key, kw in (
+        (b[0], None, "Run all to the end", "cmp_run", {
+            "type": "primary", "help": "one iteration of every algorithm in turn until each "
+            "one stops; Cancel (or any other click) stops it, and what was computed stays"}),
+        (b[1], 1, "Step all", "cmp_step", {}), (b[2], 10, "Step all ×10", "cmp_step10", {})):
+    col.button(label, disabled=cmp.done, key=key, on_click=tasks.request,
+               args=("cmp", "step"), kwargs={"n": n}, **kw)
 if b[3].button("Reset", key="cmp_reset"):
     st.session_state.pop(RUN_KEY, None)
     st.rerun()
-if run_all:
-    bar = st.progress(0.0, text="running...")
-    while not cmp.done:
-        cmp.step(1)
-        bar.progress(cmp.progress(), text=f"{cmp.progress():.0%} of the iterations")
-    bar.empty()
 
 frames = cmp.frames()
 if not frames:

@@ -2,15 +2,16 @@
 import time
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from cbviz import bounds, plots
+from cbviz import bounds, plots, progress
 from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.mincq import mincq_on_history
 from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
 from cbviz.export import table_csv
-from cbviz.ui import hide, runs, state
+from cbviz.ui import hide, runs, state, tasks
 from cbviz.ui.controls import param_widget, stored_params
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
@@ -18,6 +19,8 @@ from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.ui.text import md
 
 STORE = runs.VIEW_STORE
+# the long computations behind two toggles of the page: task name -> the toggle's key
+TOGGLES = {"other_rule": "step_other_rule", "mincq_beside": "step_mincq_beside"}
 settings, problem = require_problem()
 page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5,
                            # each chart costs time per step; the plane is drawn for 2-D data
@@ -46,6 +49,9 @@ spec = ALGORITHMS[page["algorithm"]]  # the selector below writes here before a 
 st.title(f"Step through {spec.name}")
 st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
+stopped = tasks.stopped_notice("step")
+if stopped in TOGGLES:  # its chart stays off until asked for again (it would restart at once)
+    st.session_state[TOGGLES[stopped]] = False
 if hide.hidden("algorithm"):  # a class link chose them: the stored values, no controls
     algorithm, max_iter, speed = page["algorithm"], page["max_iter"], page["speed"]
     max_iter, speed = (max_iter, speed) if spec.iterative else (1, None)
@@ -89,13 +95,14 @@ def controls():
     """Step, Step ×10, Run to end, Play/Pause, Reset (with keyboard shortcuts)."""
     playing = st.session_state.get("step_playing", False)
     b = st.columns(5)
-    b[0].button("Solve" if not spec.iterative else "Step", on_click=runs.step, args=(1,),
-                disabled=run.done, key="step_once", width="stretch", shortcut="s")
-    b[1].button("Step ×10", on_click=runs.step, args=(10,),
-                disabled=run.done or not spec.iterative, key="step_ten", width="stretch",
-                shortcut="t")
-    run_to_end = b[2].button("To the end", disabled=run.done or not spec.iterative,
-                             key="step_run_end", width="stretch", help="run until it stops")
+    ask = {"on_click": tasks.request, "args": ("step", "advance"), "width": "stretch"}
+    b[0].button("Solve" if not spec.iterative else "Step", kwargs={"n": 1},
+                disabled=run.done, key="step_once", shortcut="s", **ask)
+    b[1].button("Step ×10", kwargs={"n": 10}, disabled=run.done or not spec.iterative,
+                key="step_ten", shortcut="t", **ask)
+    b[2].button("To the end", kwargs={"n": run.max_iter},
+                disabled=run.done or not spec.iterative, key="step_run_end",
+                help="run until it stops", **ask)
     b[3].button("Pause" if playing else "Play",
                 icon=":material/pause:" if playing else ":material/play_arrow:",
                 disabled=(run.done or not spec.iterative) and not playing, key="step_play",
@@ -104,15 +111,26 @@ def controls():
         runs.reset()
         st.rerun()
     st.caption("Keyboard: **S** step · **T** ten steps · **P** play / pause")
-    if run_to_end:
-        bar = st.progress(0.0, text=f"running {spec.name}...")
-        while not run.done:
-            run.step()
-            bar.progress(len(run.history) / run.max_iter,
-                         text=f"iteration {len(run.history)} of at most {run.max_iter}")
-        bar.empty()
-        runs.show_iteration(len(run.history))
 
+
+def advance(in_fragment):
+    """The steps a button asked for.  In the fragment, only those that should take under half
+    a second; longer ones in a whole-page run, with a progress bar and a Cancel (a click in a
+    fragment cannot stop a run: cbviz.ui.tasks)."""
+    asked = tasks.take("step", "advance")
+    if asked is None or run.done:
+        return
+    n = min(asked["n"], run.max_iter - len(run.history))
+    if in_fragment:
+        if runs.should_take_long(run, n):
+            tasks.request("step", "advance", **asked)
+            st.rerun()
+        runs.step(n, run)
+        return
+    what = ("Solving the quadratic program of " + spec.name if not spec.iterative else
+            f"{n} iteration{'s' * (n > 1)} of {spec.name}")
+    with tasks.running("step", what, name="advance"):
+        runs.step(n, run)
 
 def toggle_play():
     """Play / Pause, before anything else runs: a Pause takes effect before the next step."""
@@ -130,6 +148,7 @@ def panel():
     """
     playing = st.session_state.get("step_playing", False) and not run.done
     st.session_state["step_playing"] = playing
+    advance(in_fragment=True)
     controls()
     if playing:
         runs.step(1, run)
@@ -312,22 +331,14 @@ def explain_bounds(frame, t):
 def other_rule(frame, t):
     """The same CB-Boost run with the other eligibility rule, side by side, on request."""
     other = "all" if params["eligible"] == "theorem3" else "theorem3"
-    if not st.toggle(f"Compare with eligible='{other}'", key="step_other_rule",
+    if not st.toggle(f"Compare with eligible='{other}'", key=TOGGLES["other_rule"],
                      help="runs CB-Boost again with the other eligibility rule, as far as this "
                           "run, and draws both C-bounds"):
         return
-    config = (run, len(run.history), other)
-    cached = st.session_state.get("step_other_cache")
-    if cached is None or cached[0] != config:
-        twin = make_algorithm("cbboost", run.max_iter, settings.delta,
-                              **{**params, "eligible": other}).start(
-            problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
-        while len(twin.history) < len(run.history) and twin.step() is not None:
-            pass
-        st.session_state["step_other_cache"] = (config, twin.to_frame())
+    twin = catch_up("other_rule", lambda: extend_other_rule(in_fragment=True))
     both = frame[["iteration", "c_bound"]].merge(
-        st.session_state["step_other_cache"][1][["iteration", "c_bound"]],
-        on="iteration", how="outer", suffixes=("", "_other"))
+        twin.to_frame()[["iteration", "c_bound"]], on="iteration", how="outer",
+        suffixes=("", "_other"))
     live_chart(plots.series_figure(
         both, {"c_bound": f"eligible='{params['eligible']}' (this run)",
                "c_bound_other": f"eligible='{other}'"}, current=t, uirevision="other_rule",
@@ -336,19 +347,84 @@ def other_rule(frame, t):
         key="step_fig_other_rule")
 
 
+def catch_up(name, extend):
+    """The result of toggle task ``name`` brought up to the run's iteration: by ``extend``
+    here when it is short (it returns None when it would take long), else in a whole-page
+    run with a progress bar and a Cancel."""
+    result = extend()
+    if result is None:
+        tasks.request("step", name)
+        st.rerun()
+    return result
+
+
+def extend_other_rule(in_fragment=False):
+    """The twin run (the other eligibility rule) stepped to the run's iteration, kept between
+    steps (each step of the run adds one of the twin's).  In the fragment: None instead of
+    a catch-up that may take over half a second."""
+    if not in_fragment and tasks.take("step", "other_rule") is None:
+        return None
+    other = "all" if params["eligible"] == "theorem3" else "theorem3"
+    cached = st.session_state.get("step_other_cache")
+    if cached is None or cached["run"] is not run or cached["other"] != other:
+        twin = make_algorithm("cbboost", run.max_iter, settings.delta,
+                              **{**params, "eligible": other}).start(
+            problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
+        cached = {"run": run, "other": other, "twin": twin}
+        st.session_state["step_other_cache"] = cached
+    twin = cached["twin"]
+    missing = 0 if twin.done else len(run.history) - len(twin.history)
+    if missing <= 0:
+        return twin
+    if in_fragment:
+        if runs.should_take_long(run, missing):
+            return None
+        runs.take_steps(twin, missing)
+        return twin
+    with tasks.running("step", f"CB-Boost with eligible='{other}' to iteration "
+                               f"{len(run.history)}", name="other_rule"):
+        runs.take_steps(twin, missing)
+    return twin
+
+
 def mincq_beside(frame, t):
     """MinCq on the voters CB-Boost chose so far (CB-Boost paper, Fig. 5), on request."""
-    if not st.toggle("Compare with MinCq on CB-Boost's voters (Fig. 5)", key="step_mincq_beside",
+    if not st.toggle("Compare with MinCq on CB-Boost's voters (Fig. 5)",
+                     key=TOGGLES["mincq_beside"],
                      help="at each iteration, the lowest C-bound that any non-negative weights "
                           "on the voters chosen so far reach (one quadratic program each)"):
         return
-    cached = st.session_state.get("step_mincq_cache")
-    if cached is None or cached[0] is not run or cached[1] != len(run.history):
-        with st.spinner("Solving one quadratic program per iteration..."):
-            table = mincq_on_history(run)
-        st.session_state["step_mincq_cache"] = (run, len(run.history), table)
-    table = st.session_state["step_mincq_cache"][2]
+    table = catch_up("mincq_beside", lambda: extend_mincq_beside(in_fragment=True))
     live_chart(plots.mincq_on_voters_figure(frame, table, current=t), key="step_fig_mincq")
+
+
+def extend_mincq_beside(in_fragment=False):
+    """MinCq(CB-Boost) at every iteration of the run, kept between steps (a step adds one
+    program).  In the fragment: None instead of more than two programs."""
+    if not in_fragment and tasks.take("step", "mincq_beside") is None:
+        return None
+    cached = st.session_state.get("step_mincq_cache")
+    if cached is None or cached["run"] is not run:
+        cached = {"run": run, "rows": []}
+        st.session_state["step_mincq_cache"] = cached
+    todo = range(len(cached["rows"]) + 1, len(run.history) + 1)
+    if in_fragment and len(todo) > 2:
+        return None
+
+    def solve():
+        # row by row: a cancel keeps the programs solved
+        for k, it in enumerate(todo):
+            with progress.part(k / len(todo), (k + 1) / len(todo)):
+                cached["rows"].append(mincq_on_history(run, [it]))
+
+    if todo and in_fragment:
+        solve()
+    elif todo:
+        with tasks.running("step", f"MinCq on CB-Boost's voters at iterations {todo.start} to "
+                                   f"{todo.stop - 1}", name="mincq_beside"):
+            solve()
+    return pd.concat(cached["rows"], ignore_index=True) if cached["rows"] else \
+        mincq_on_history(run, [])
 
 
 def data_overview():
@@ -442,6 +518,9 @@ def export():
             st.rerun()
 
 
+advance(in_fragment=False)
+extend_other_rule()
+extend_mincq_beside()
 st.fragment(panel)()
 if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
     with st.expander("The data"):

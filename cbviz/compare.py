@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import bounds
+from . import bounds, progress
 from .algorithms.base import ParameterError
 from .algorithms.registry import ALGORITHMS
 from .baselines import BASELINES, fit_baseline
@@ -57,25 +57,41 @@ class Comparison:
 
     def progress(self):
         """Fraction of the work done (iterations of the runs, baselines fitted)."""
-        total = self.max_iter * len(self.runs) + len(self.baselines) + len(self._pending_baselines)
         done = sum(self.max_iter if r.done else len(r.history) for r in self.runs.values())
-        return (done + len(self.baselines)) / max(total, 1)
+        return (done + len(self.baselines)) / self._work()
 
     def step(self, n=1):
-        """``n`` more iterations of every unfinished run; then, once, fit the baselines."""
-        for run in self.runs.values():
-            for _ in range(n):
-                if run.step() is None:
-                    break
+        """``n`` more iterations of every unfinished run (None: until each one stops), one
+        iteration of each in turn; then, once every run has stopped, fit the baselines.
+
+        Each step is reported to :mod:`cbviz.progress` as its share of the whole comparison
+        (:meth:`progress`); a step cancelled by the listener is not taken, the others stay.
+        """
+        for _ in range(self.max_iter if n is None else n):
+            live = [(name, run) for name, run in self.runs.items() if not run.done]
+            if not live:
+                break
+            for name, run in live:
+                done = self.progress()
+                with progress.part(done, done + 1.0 / self._work(),
+                                   f"{name}: iteration {len(run.history) + 1}"):
+                    run.step()
         if all(r.done for r in self.runs.values()):
             self.fit_baselines()
 
+    def _work(self):
+        return max(self.max_iter * len(self.runs) + len(self.baselines)
+                   + len(self._pending_baselines), 1)
+
     def fit_baselines(self):
-        """Fit the baselines not fitted yet, with ``max_iter`` members each."""
+        """Fit the baselines not fitted yet, with ``max_iter`` members each (each reported to
+        :mod:`cbviz.progress` before its fit)."""
         split = self.problem.split
         while self._pending_baselines:
-            name = self._pending_baselines.pop(0)
+            name = self._pending_baselines[0]
             spec = BASELINES[name]
+            progress.report(self.progress(), f"fitting {spec.display_name} (scikit-learn)")
+            self._pending_baselines.pop(0)
             try:
                 self.baselines[spec.display_name] = fit_baseline(
                     name, split.X_train, split.y_train, split.X_test, split.y_test,

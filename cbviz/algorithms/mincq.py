@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import bounds
+from .. import bounds, progress
 from .base import ParameterError, Run, check_delta, check_int, check_real
 from .mincq_precond import BlockPreconditioner
 from .mincq_sets import BoxHyperplane, SimplexHalfspace
@@ -315,6 +315,8 @@ def mincq_on_history(run, iterations=None):
     pandas.DataFrame
         Columns ``iteration, n_voters, c_bound, train_error, test_error, cbboost_c_bound``
         (``test_error`` is None without test data).
+
+    Each program is reported to :mod:`cbviz.progress` before it is solved.
     """
     its = range(1, len(run.history) + 1) if iterations is None else [int(t) for t in iterations]
     records = [run.history[run._position(t)] for t in its]
@@ -328,7 +330,9 @@ def mincq_on_history(run, iterations=None):
     K = Hs.T @ Hs / m
     g = Hs.T @ run.y / m
     rows = []
-    for rec in records:
+    for k, rec in enumerate(records):
+        progress.report(k / len(records), f"MinCq on the voters of iteration {rec.iteration} "
+                        f"({k + 1} of {len(records)} programs)")
         idx = np.searchsorted(union, rec.support)
         t = idx.size
         if not g[idx].max() > 0:

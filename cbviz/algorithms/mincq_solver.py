@@ -37,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import progress
+
 __all__ = ["GramFreeResult", "lipschitz", "minimize_second_moment"]
 
 _EPS = np.finfo(float).eps
@@ -76,15 +78,34 @@ class GramFreeResult:
 
 
 class _Moment:
-    """``f(x) = |H x|^2 / m`` through the operator's two products, counting them."""
+    """``f(x) = |H x|^2 / m`` through the operator's two products, counting them; each
+    product is reported to :mod:`cbviz.progress` with the share of the work done, estimated
+    from the relative duality gap ``gap / f`` of the last check on a log scale from its first
+    value down to ``rtol`` (or the share of ``max_products`` used, if larger)."""
 
-    def __init__(self, op, m):
+    def __init__(self, op, m, rtol=1e-6, max_products=20000):
         self.op, self.m, self.products = op, float(m), 0
         self.phase, self.by_phase = "setup", {}
+        self.rtol, self.max_products = rtol, max_products
+        self.first_ratio, self.ratio, self.done = None, None, 0.0
 
     def count(self, k=1):
         self.products += k
         self.by_phase[self.phase] = self.by_phase.get(self.phase, 0) + k
+        gap = "" if self.ratio is None else f", duality gap {self.ratio:.1e} of f"
+        progress.report(max(self.done, self.products / self.max_products),
+                        f"MinCq solver: {self.products} operator products{gap} "
+                        f"(stops at {self.rtol:g})")
+
+    def checked(self, gap, f):
+        """Record a duality-gap check (for the progress estimate)."""
+        self.ratio = max(gap, 0.0) / f if f > 0 else 0.0
+        if self.first_ratio is None:
+            self.first_ratio = max(self.ratio, self.rtol)
+        span = np.log(self.first_ratio / self.rtol)
+        if span > 0 and self.ratio > 0:
+            share = np.log(self.first_ratio / max(self.ratio, self.rtol)) / span
+            self.done = max(self.done, min(float(share), 0.99))
 
     def image(self, x):
         self.count()
@@ -163,9 +184,12 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     Returns
     -------
     GramFreeResult
+
+    Every operator product is reported to :mod:`cbviz.progress` (share done, text); a
+    listener that cancels stops the solve with :class:`cbviz.progress.Cancelled`.
     """
     t0 = time.perf_counter()
-    q = _Moment(op, m)
+    q = _Moment(op, m, rtol, max_products)
     e = op.rmatvec(np.ones(m)) / m
     L = lipschitz(op, m, e)
     q.count(41)
@@ -180,6 +204,7 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
             q.phase = "check"
             G = q.gradient(F)
             gap = _dot(G, x) - fset.lmo_value(G)
+            q.checked(gap, f)
             if trace is not None:
                 trace.append(dict(products=q.products, iterations=outer, f=f, gap=gap,
                                   seconds=time.perf_counter() - t0, **q.by_phase))

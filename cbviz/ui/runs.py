@@ -5,9 +5,11 @@ import json
 
 import streamlit as st
 
+from .. import progress
 from ..algorithms.base import ParameterError
 from ..algorithms.registry import ALGORITHMS, make_algorithm
 from ..data.core import _short
+from . import tasks
 from .sidebar import RUN_PREFIX
 
 RUN_KEY = RUN_PREFIX + "step"
@@ -32,13 +34,16 @@ def held_run(problem, settings, algorithm, params, max_iter):
     run = make_algorithm(algorithm, int(max_iter), settings.delta, **params).start(
         problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test,
         describe=problem.pool.describe)
-    while len(run.history) < target and run.step() is not None:
-        pass
+    # held before the replay: a cancelled replay keeps the iterations it took
+    st.session_state[RUN_KEY] = {"config": config, "run": run}
+    if target:
+        with tasks.running("step", f"Replaying {ALGORITHMS[algorithm].name} to iteration "
+                                   f"{target}", name="replay"):
+            step(target, run)
     if replay and len(run.history) < replay:  # never replay a different run silently
         st.session_state["step_replay_note"] = (
             f"The link or file asked for {replay} iterations; this run stopped after "
             f"{len(run.history)}: {run.stop_reason}.")
-    st.session_state[RUN_KEY] = {"config": config, "run": run}
     show_iteration(len(run.history))
     return run
 
@@ -56,14 +61,36 @@ def show_iteration(t):
 
 
 def step(n, run=None):
-    """Take up to ``n`` steps of ``run`` (default: the held run); show the newest iteration."""
+    """Take up to ``n`` steps of ``run`` (default: the held run); show the newest iteration.
+
+    Each step is reported to :mod:`cbviz.progress` as its share of the ``n``; the steps
+    taken before a cancelled one stay (and are shown).
+    """
     run = held() if run is None else run
     if run is None:
         return
-    for _ in range(n):
-        if run.step() is None:
-            break
-    show_iteration(len(run.history))
+    try:
+        take_steps(run, n)
+    finally:
+        show_iteration(len(run.history))
+
+
+def take_steps(run, n):
+    """Up to ``n`` steps of ``run``, each reported to :mod:`cbviz.progress` as its share."""
+    for k in range(n):
+        with progress.part(k / n, (k + 1) / n, f"iteration {len(run.history) + 1}"):
+            if run.step() is None:
+                break
+
+
+def should_take_long(run, n, budget=0.5):
+    """Whether ``n`` more steps of ``run`` may take over ``budget`` seconds: its last steps'
+    mean time times ``n``; a run without a step yet, only for more than one step or an
+    algorithm of one long step (MinCq's program)."""
+    if not run.history:
+        return n > 1 or run.max_iter == 1
+    recent = [r.seconds for r in run.history[-5:]]
+    return n * sum(recent) / len(recent) > budget
 
 
 def reset():

@@ -22,7 +22,7 @@ from ..workbench import (
     Settings,
     build_problem,
 )
-from . import hide, state
+from . import hide, state, tasks
 from .glossary import draw_glossary
 from .messages import for_app
 from .text import md
@@ -277,6 +277,7 @@ def show_reset_notice():
 def publish_sidebar():
     """Draw the sidebar and leave its result in session state for the page of this run."""
     hide.load()
+    tasks.collect()
     settings, problem, error = draw_sidebar()
     st.session_state.update(settings=settings, problem=problem, problem_error=error,
                             sidebar_drawn=True)

@@ -1,0 +1,146 @@
+"""cbviz.ui.tasks in AppTest: the bar and Cancel of a long task, the notice after a stop, and
+the step and compare pages' long steps (MinCq on every midpoint of a real set)."""
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from helpers import figure_specs
+from streamlit.testing.v1 import AppTest
+
+from cbviz.algorithms.mincq import mincq_on_history
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def script(after=0.0, stop_at=2):
+    """A page whose task reports five times and is stopped (as a click stops a run) at
+    report ``stop_at`` on its first run; later runs only show the notice."""
+    import streamlit as st
+
+    from cbviz import progress
+    from cbviz.ui import tasks
+
+    tasks.collect()
+    st.session_state["notice"] = tasks.stopped_notice("demo")
+    if st.session_state.setdefault("first", True):
+        st.session_state["first"] = False
+        with tasks.running("demo", "Counting", name="count", after=after):
+            for k in range(5):
+                progress.report(k / 5, f"report {k}")
+                if k == stop_at:
+                    st.stop()
+        st.write("finished")
+
+
+def start(**kwargs):
+    at = AppTest.from_function(script, kwargs=kwargs, default_timeout=30)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_a_long_task_shows_a_bar_and_a_cancel_button():
+    at = start()
+    bar = at.get("progress")
+    assert len(bar) == 1 and bar[0].proto.text.replace("\\", "") == "Counting: report 0"
+    assert at.button(key="demo_task_cancel").label == "Cancel"
+
+
+def test_a_cancelled_task_says_where_it_stopped_once():
+    at = start()
+    at.button(key="demo_task_cancel").click().run()
+    assert not at.exception
+    assert [i.value for i in at.info] == [
+        "**Cancelled:** Counting (report 2). What was computed before it is kept."]
+    assert at.session_state["notice"] == "count"
+    at.run()
+    assert not at.info and at.session_state["notice"] is None
+
+
+def test_a_task_stopped_by_another_click_says_so():
+    at = start()
+    at.run()
+    assert [i.value for i in at.info] == [
+        "**Stopped:** Counting (report 2) was interrupted by another click. What was "
+        "computed before it is kept."]
+
+
+def test_a_short_or_finished_task_draws_nothing_and_leaves_no_notice():
+    at = start(after=60.0, stop_at=None)
+    assert not at.get("progress") and not at.button
+    assert [m.value for m in at.markdown] == ["finished"]
+    at.run()
+    assert not at.info and at.session_state["notice"] is None
+
+
+def test_a_notice_belongs_to_its_page():
+    at = start()
+    at.session_state["task_stopped"] = None
+    at.session_state["task_running"] = {"page": "elsewhere", "label": "X", "name": "x",
+                                        "reached": ""}
+    at.run()
+    assert not at.info
+
+
+@pytest.fixture(scope="module")
+def mincq_pima():
+    """The step page on pima with every midpoint (2,130 voters), MinCq chosen."""
+    at = AppTest.from_file(str(ROOT / "app_pages/step_through_cbboost.py"), default_timeout=120)
+    for k, v in dict(source="real", real="pima", n_thresholds="all",
+                     algorithm="mincq").items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_step_page_solves_mincq_on_every_midpoint_in_a_whole_page_run(mincq_pima):
+    at = mincq_pima
+    assert "2130 voters" in at.caption[0].value
+    at.button(key="step_once").click().run()
+    assert not at.exception
+    assert at.session_state["run_step"]["run"].history[0].extra["solver"] == "gram_free"
+    assert any(m.value.startswith("**Iteration 1** of 1") for m in at.markdown)
+    assert "task_pending" not in at.session_state or not at.session_state["task_pending"]
+
+
+def test_step_page_notice_turns_off_the_chart_whose_work_was_cancelled():
+    at = AppTest.from_file(str(ROOT / "app_pages/step_through_cbboost.py"), default_timeout=60)
+    at.run()
+    at.button(key="step_ten").click().run()
+    at.toggle(key="step_mincq_beside").set_value(True).run()
+    assert not at.exception
+    names = [t.get("name") for spec in figure_specs(at) for t in spec["data"]]
+    assert "MinCq(CB-Boost): optimal C-bound on the same voters" in names
+    # the table grown program by program (10, then one more step) is the one-go table
+    at.button(key="step_once").click().run()
+    run = at.session_state["run_step"]["run"]
+    grown = pd.concat(at.session_state["step_mincq_cache"]["rows"], ignore_index=True)
+    assert len(run.history) == 11 and grown["iteration"].tolist() == list(range(1, 12))
+    np.testing.assert_allclose(grown["c_bound"], mincq_on_history(run)["c_bound"], rtol=1e-9)
+    at.session_state["task_running"] = {"page": "step", "label": "MinCq on CB-Boost's voters",
+                                        "name": "mincq_beside", "reached": "3 of 10"}
+    at.session_state["task_cancelled"] = True
+    at.run()
+    assert not at.exception
+    assert at.info[0].value.replace("\\", "").startswith(
+        "**Cancelled:** MinCq on CB-Boost's voters (3 of 10)")
+    assert at.toggle(key="step_mincq_beside").value is False
+
+
+def test_compare_page_runs_every_algorithm_on_every_midpoint():
+    at = AppTest.from_file(str(ROOT / "app_pages/compare_algorithms.py"), default_timeout=180)
+    for k, v in dict(source="real", real="pima", n_thresholds="all").items():
+        at.query_params[k] = v
+    at.run()
+    entries = ["cbboost", "gbcbboost", "mincq", "cqboost", "quadboost", "klboost",
+               "vebboost", "adaboost"]
+    at.multiselect(key="cmp_entries").set_value(entries).run()
+    at.number_input(key="cmp_T").set_value(5).run()
+    at.button(key="cmp_run").click().run()
+    assert not at.exception and not at.warning
+    table = at.dataframe[0].value
+    assert len(table) == len(entries) + 1            # and scikit-learn's AdaBoost
+    assert table["iterations"].tolist()[:len(entries)] == [5, 5, 1, 5, 5, 5, 5, 5]
+    assert at.button(key="cmp_run").disabled

@@ -1,8 +1,8 @@
-"""Checks of the benchmark (cbviz.bench) on tiny sizes: the documented tables, the CSV files
-and the command line.  No assertion compares times between algorithms (they depend on the
-machine's load); the structural facts are checked instead: every algorithm has a positive
-time, skips and caps are stated in ``note``, a T-sweep time is a prefix sum, ratios are the
-quotients of the table's own fit times.  Every data set is seeded.
+"""Checks of the benchmark (cbviz.bench) on tiny sizes: the timing helpers, the engine and
+algorithm tables and their command line (Fig. 1: test_bench_fig1.py).  No assertion compares
+times between algorithms (they depend on the machine's load); the structural facts are checked
+instead: every algorithm has a positive time, skips and caps are stated in ``note``, ratios
+are the quotients of the table's own times.  Every data set is seeded.
 """
 from __future__ import annotations
 
@@ -20,11 +20,6 @@ TINY = dict(m=200, d=8, iters=4, n_thresholds=5, seed=0)
 @pytest.fixture(scope="module")
 def algorithms():
     return bench.algorithm_table(**TINY, mincq_voters=10, klboost_passes=2)
-
-
-@pytest.fixture(scope="module")
-def fig1_tables():
-    return bench.fig1(bench.QUICK_FIG1)
 
 
 def test_make_data_is_seeded_with_labels_pm1():
@@ -104,78 +99,6 @@ def test_algorithm_table_skips_mincq_with_a_note_and_checks_iters():
         bench.algorithm_table(m=50, d=4, iters=1)
 
 
-def test_fig1_tables_have_the_documented_columns_and_positive_times(fig1_tables):
-    cfg = bench.QUICK_FIG1
-    assert set(fig1_tables) == {"n", "m", "T"}
-    for sweep, t in fig1_tables.items():
-        assert list(t.columns) == bench.FIG1_COLUMNS and (t["sweep"] == sweep).all()
-        ran = t[~t["note"].str.startswith("skipped")]
-        assert (ran["fit_s"] > 0).all() and (ran["start_s"] > 0).all()
-        assert ran["runs"].between(1, bench.QUICK_FIG1.repeat).all()
-        iterative = ran[ran["algorithm"] != "MinCq"]
-        assert (iterative["per_iter_s"] > 0).all()
-    n = fig1_tables["n"]
-    assert sorted(set(n["n_voters"])) == [2 * cfg.d * k for k in cfg.n_grid]
-    assert (n["m"] == cfg.m_fixed).all() and (n["T"] == cfg.T_fixed).all()
-    assert set(fig1_tables["m"]["m"]) == set(cfg.m_grid)
-    names = {a for a, _, _ in bench.FIG1_ALGORITHMS}
-    assert set(n["algorithm"]) == set(fig1_tables["m"]["algorithm"]) == names
-    assert set(fig1_tables["T"]["algorithm"]) == names - {"MinCq"}
-
-
-def test_fig1_skips_mincq_above_its_cap_with_a_note(fig1_tables):
-    n = fig1_tables["n"]
-    mincq = n[n["algorithm"] == "MinCq"].set_index("n_voters")
-    big = 2 * bench.QUICK_FIG1.d * 3          # 36 direct voters > mincq_max = 20
-    assert np.isnan(mincq.loc[big, "fit_s"]) and mincq.loc[big, "note"].startswith("skipped")
-    assert mincq.loc[big, "runs"] == 0
-    small = 2 * bench.QUICK_FIG1.d
-    assert mincq.loc[small, "fit_s"] > 0 and mincq.loc[small, "iterations"] == 1
-
-
-def test_fig1_T_is_a_prefix_of_one_run(fig1_tables):
-    T = fig1_tables["T"]
-    for _, t in T.groupby("algorithm"):
-        t = t.sort_values("T")
-        assert t["start_s"].nunique() == 1             # one run per algorithm
-        assert np.all(np.diff(t["fit_s"]) > 0)
-        full = t["iterations"] == t["T"]
-        assert (t.loc[full, "note"] == "").all() and (t.loc[~full, "note"] != "").all()
-        np.testing.assert_allclose(t["per_iter_s"],
-                                   (t["fit_s"] - t["start_s"]) / t["iterations"], rtol=1e-12)
-
-
-def test_fig1_ratios_take_the_largest_size_where_both_ran():
-    def rows(algorithm, values, fits):
-        return [dict(sweep="n", algorithm=algorithm, n_voters=v, m=100, T=10, iterations=10,
-                     start_s=0.1, fit_s=f, per_iter_s=0.1, note="") for v, f in zip(values, fits)]
-    table = pd.DataFrame(rows("CB-Boost", [10, 20, 40], [1.0, 2.0, 4.0])
-                         + rows("CqBoost", [10, 20, 40], [3.0, 8.0, 20.0])
-                         + rows("MinCq", [10, 20, 40], [5.0, 30.0, np.nan]),
-                         columns=bench.FIG1_COLUMNS)
-    r = bench.fig1_ratios({"n": table})
-    assert list(r.columns) == bench.RATIO_COLUMNS
-    r = r.set_index("algorithm")
-    assert r.loc["CqBoost", "n_voters"] == 40 and r.loc["CqBoost", "ratio"] == 5.0
-    assert r.loc["MinCq", "n_voters"] == 20 and r.loc["MinCq", "ratio"] == 15.0
-
-
-def test_fig1_ratios_of_the_quick_run(fig1_tables):
-    r = bench.fig1_ratios(fig1_tables)
-    assert list(r.columns) == bench.RATIO_COLUMNS
-    assert set(zip(r["sweep"], r["algorithm"])) == {
-        ("n", "CqBoost"), ("n", "MinCq"), ("m", "CqBoost"), ("m", "MinCq"), ("T", "CqBoost")}
-    np.testing.assert_allclose(r["ratio"], r["fit_s"] / r["cbboost_fit_s"], rtol=1e-12)
-
-
-def test_csv_files_are_written_and_read_back_equal(fig1_tables, tmp_path):
-    paths = bench.write_fig1(fig1_tables, tmp_path / "out")
-    assert sorted(p.name for p in paths) == ["fig1_T.csv", "fig1_m.csv", "fig1_n.csv"]
-    for sweep, table in fig1_tables.items():
-        pd.testing.assert_frame_equal(bench.read_table(tmp_path / "out" / f"fig1_{sweep}.csv"),
-                                      table)
-
-
 def test_engine_table_has_every_configuration_with_positive_times():
     t = bench.measure(m=300, d=6, iters=4, sklearn_iters=2, repeat=1)
     assert list(t.columns) == bench.ENGINE_COLUMNS
@@ -227,24 +150,3 @@ def test_cli_algorithms(capsys):
             spec.name for spec in ALGORITHMS.values()]:
         assert name in out
     assert "sub-pool: 6 evenly spaced" in out and "2 iterations (cqboost_iters)" in out
-
-
-def test_cli_fig1_writes_the_csv_files_with_the_options_given(capsys, tmp_path):
-    bench.main(["fig1", "--quick", "--out", str(tmp_path), "--T-grid", "3", "6",
-                "--n-grid", "1", "2"])
-    out = capsys.readouterr().out
-    assert "fit time (s) vs number of voters n" in out and "CqBoost / CB-Boost" in out
-    T = bench.read_table(tmp_path / "fig1_T.csv")
-    assert sorted(set(T["T"])) == [3, 6]
-    n = bench.read_table(tmp_path / "fig1_n.csv")
-    assert sorted(set(n["n_voters"])) == [2 * bench.QUICK_FIG1.d * k for k in (1, 2)]
-    assert (tmp_path / "fig1_m.csv").exists()
-
-
-def test_fig1_config_rejects_bad_grids():
-    with pytest.raises(ParameterError, match="n_grid"):
-        bench.Fig1Config(n_grid=(1, 1, 2))
-    with pytest.raises(ParameterError, match="T_grid"):
-        bench.Fig1Config(T_grid=(0, 5))
-    with pytest.raises(ParameterError, match="repeat"):
-        bench.Fig1Config(repeat=0)

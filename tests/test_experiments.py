@@ -120,9 +120,14 @@ def test_fig1_units_reproduce_the_bench_sweeps(tmp_path):
     for sweep in ("n", "m", "T"):
         assert list(results.tables[sweep].columns) == bench.FIG1_COLUMNS
         pd.testing.assert_frame_equal(results.tables[sweep][keys], direct[sweep][keys])
-    assert set(results.tables["ratios"]["algorithm"]) == {"CqBoost", "MinCq"}
-    assert sorted(p.name for p in results.files) == ["T.csv", "m.csv", "n.csv", "ratios.csv",
-                                                     "units.csv"]
+    summary = bench.fig1_summary(direct)
+    for name in ("ratios", "claims"):
+        assert list(results.tables[name].columns) == list(summary[name].columns)
+    assert set(results.tables["ratios"]["algorithm"]) == {"MinCq", "CqBoost", "GB-CB-Boost",
+                                                          "AdaBoost"}
+    assert list(results.tables["claims"]["claim"]) == list(summary["claims"]["claim"])
+    assert sorted(p.name for p in results.files) == ["T.csv", "claims.csv", "m.csv", "n.csv",
+                                                     "ratios.csv", "units.csv"]
 
 
 def test_resume_computes_no_unit_twice_and_gives_the_straight_table(tmp_path, counted):
@@ -223,3 +228,13 @@ def test_cli_runs_a_shrunk_quick_preset(tmp_path, capsys):
         main(["table2", "--quick", "--set", "bogus=1"])
     with pytest.raises(SystemExit):
         main(["table2", "--quick", "--set", "draws=0"])
+
+
+def test_cli_prints_fig1_ratios_and_the_paper_claims(tmp_path, capsys):
+    assert main(["fig1", "--quick", "--out", str(tmp_path), "--set", "T_grid=3,6"]) == 0
+    out = capsys.readouterr().out
+    ratios, claims = out.index("fit time / CB-Boost's vs n"), out.index(
+        "Paper (Sect. 5.1) vs ours")
+    assert out.index("fit time (s) vs iterations T") < ratios < claims
+    assert out.count(" agrees: paper: ") + out.count(" disagrees: paper: ") == 6
+    assert (tmp_path / "fig1" / "claims.csv").exists()

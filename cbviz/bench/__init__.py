@@ -19,11 +19,14 @@ Three commands (``python -m cbviz.bench COMMAND --help`` for the options):
 ``python -m cbviz.bench fig1 [--quick] [--out DIR]``
     The CB-Boost paper's Fig. 1 protocol (Sect. 5.1): total fit time of MinCq, CqBoost,
     GB-CB-Boost, CB-Boost and AdaBoost versus the number of voters n, of examples m and of
-    iterations T (:func:`fig1`); prints the tables and writes ``fig1_n.csv``, ``fig1_m.csv``,
-    ``fig1_T.csv`` in DIR.
+    iterations T (:func:`fig1`; the full preset is :class:`Fig1Config`'s defaults); prints
+    the tables, each fit time as a ratio to CB-Boost's (:func:`fig1_ratios`) and the paper's
+    claims beside ours (:func:`fig1_claims`), and writes ``fig1_n.csv``, ``fig1_m.csv``,
+    ``fig1_T.csv``, ``fig1_ratios.csv`` and ``fig1_claims.csv`` in DIR.
 
 Modules: ``common`` (data, voters, timing), ``engine`` (``cbboost``), ``algorithms``,
-``fig1`` and ``cli``; every public name is here too.
+``fig1`` (the protocol), ``claims`` (read against the paper) and ``cli``; every public name
+is here too.
 
 What every number is: wall-clock seconds (``time.perf_counter``) in this process; ``algorithms``
 and ``fig1`` first make one warm-up run of every algorithm on a tiny problem (first calls of
@@ -42,15 +45,16 @@ from .common import (SKLEARN_ADABOOST, Timing, best_of, best_run, build_voters, 
                      sub_pool, time_run, time_sklearn_adaboost)
 from .engine import (BARE_PASS, ENGINE_COLUMNS, ENGINE_POOLS, SKLEARN_HGB, measure, report,
                      time_sklearn_hgb)
-from .fig1 import (FIG1_ALGORITHMS, FIG1_COLUMNS, QUICK_FIG1, RATIO_COLUMNS, Fig1Config, fig1,
-                   fig1_m, fig1_n, fig1_ratios, fig1_T, format_fig1, format_ratios, read_table,
-                   write_fig1)
+from .claims import (CLAIM_COLUMNS, RATIO_COLUMNS, fig1_claims, fig1_ratios, fig1_report,
+                     fig1_summary, format_claims, format_ratios)
+from .fig1 import (FIG1_ALGORITHMS, FIG1_COLUMNS, QUICK_FIG1, Fig1Config, fig1, fig1_m, fig1_n,
+                   fig1_T, format_fig1, read_table, write_fig1)
 
-__all__ = ["ALGORITHM_COLUMNS", "BARE_PASS", "CQBOOST_AT", "ENGINE_COLUMNS", "ENGINE_POOLS",
-           "FIG1_ALGORITHMS", "FIG1_COLUMNS", "QUICK_FIG1", "RATIO_COLUMNS", "SKLEARN_ADABOOST",
-           "SKLEARN_HGB", "Fig1Config",
-           "Timing", "algorithm_table", "algorithm_targets", "best_of", "best_run",
-           "build_voters", "fig1", "fig1_T",
-           "fig1_m", "fig1_n", "fig1_ratios", "format_algorithm_table", "format_fig1",
-           "format_ratios", "main", "make_data", "measure", "read_table", "report", "sub_pool",
-           "time_run", "time_sklearn_adaboost", "time_sklearn_hgb", "write_fig1"]
+__all__ = ["ALGORITHM_COLUMNS", "BARE_PASS", "CLAIM_COLUMNS", "CQBOOST_AT", "ENGINE_COLUMNS",
+           "ENGINE_POOLS", "FIG1_ALGORITHMS", "FIG1_COLUMNS", "QUICK_FIG1", "RATIO_COLUMNS",
+           "SKLEARN_ADABOOST", "SKLEARN_HGB", "Fig1Config", "Timing", "algorithm_table",
+           "algorithm_targets", "best_of", "best_run", "build_voters", "fig1", "fig1_T",
+           "fig1_claims", "fig1_m", "fig1_n", "fig1_ratios", "fig1_report", "fig1_summary",
+           "format_algorithm_table", "format_claims", "format_fig1", "format_ratios", "main",
+           "make_data", "measure", "read_table", "report", "sub_pool", "time_run",
+           "time_sklearn_adaboost", "time_sklearn_hgb", "write_fig1"]

@@ -81,9 +81,13 @@ def main(argv=None):
         print(f"\ninterrupted: the finished units are in {args.out}; run the same command "
               "again to resume", file=sys.stderr)
         return 130
-    for name, table in results.tables.items():
-        if name != "units":
-            print(f"\n{name}\n{table.to_string(index=False, float_format='{:.4g}'.format)}")
+    experiment = EXPERIMENTS[args.name]
+    if experiment.report is not None:
+        print("\n" + experiment.report(results.tables))
+    else:
+        for name, table in results.tables.items():
+            if name != "units":
+                print(f"\n{name}\n{table.to_string(index=False, float_format='{:.4g}'.format)}")
     print(f"\nunits: {results.computed} computed, {results.done - results.computed} loaded from "
           f"{results.directory / 'units'}; {results.seconds:.1f} s")
     for path in results.files:

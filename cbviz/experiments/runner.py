@@ -69,6 +69,9 @@ class Experiment:
     parallel : bool
         False for timing experiments: their units run one after the other in this process
         (parallel units would time each other's contention).
+    report : callable(tables) -> str, optional
+        The tables as text for the command line (default: each table but ``units`` printed
+        whole).
     """
 
     name: str
@@ -82,6 +85,7 @@ class Experiment:
     columns: tuple
     grid_fields: tuple = ()
     parallel: bool = True
+    report: Callable | None = None
 
 
 @dataclass

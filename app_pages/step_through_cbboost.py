@@ -127,7 +127,7 @@ def advance(in_fragment):
             st.rerun()
         runs.step(n, run)
         return
-    what = ("Solving the quadratic program of " + spec.name if not spec.iterative else
+    what = (f"Solving {spec.name}'s quadratic program" if not spec.iterative else
             f"{n} iteration{'s' * (n > 1)} of {spec.name}")
     with tasks.running("step", what, name="advance"):
         runs.step(n, run)

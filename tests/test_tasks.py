@@ -52,7 +52,7 @@ def test_a_cancelled_task_says_where_it_stopped_once():
     at.button(key="demo_task_cancel").click().run()
     assert not at.exception
     assert [i.value for i in at.info] == [
-        "**Cancelled:** Counting (report 2). What was computed before it is kept."]
+        "**Cancelled:** Counting, at report 2. Everything finished before it is kept."]
     assert at.session_state["notice"] == "count"
     at.run()
     assert not at.info and at.session_state["notice"] is None
@@ -62,8 +62,8 @@ def test_a_task_stopped_by_another_click_says_so():
     at = start()
     at.run()
     assert [i.value for i in at.info] == [
-        "**Stopped:** Counting (report 2) was interrupted by another click. What was "
-        "computed before it is kept."]
+        "**Stopped by another click:** Counting, at report 2. Everything finished before "
+        "it is kept."]
 
 
 def test_a_short_or_finished_task_draws_nothing_and_leaves_no_notice():
@@ -125,7 +125,7 @@ def test_step_page_notice_turns_off_the_chart_whose_work_was_cancelled():
     at.run()
     assert not at.exception
     assert at.info[0].value.replace("\\", "").startswith(
-        "**Cancelled:** MinCq on CB-Boost's voters (3 of 10)")
+        "**Cancelled:** MinCq on CB-Boost's voters, at 3 of 10.")
     assert at.toggle(key="step_mincq_beside").value is False
 
 

@@ -92,10 +92,10 @@ class _Moment:
     def count(self, k=1):
         self.products += k
         self.by_phase[self.phase] = self.by_phase.get(self.phase, 0) + k
-        gap = "" if self.ratio is None else f", duality gap {self.ratio:.1e} of f"
+        gap = "" if self.ratio is None else f"; relative duality gap {self.ratio:.1e}"
         progress.report(max(self.done, self.products / self.max_products),
-                        f"MinCq solver: {self.products} operator products{gap} "
-                        f"(stops at {self.rtol:g})")
+                        f"{self.products} operator products{gap} (the solver stops at "
+                        f"{self.rtol:g})")
 
     def checked(self, gap, f):
         """Record a duality-gap check (for the progress estimate)."""

@@ -76,9 +76,11 @@ def step(n, run=None):
 
 
 def take_steps(run, n):
-    """Up to ``n`` steps of ``run``, each reported to :mod:`cbviz.progress` as its share."""
+    """Up to ``n`` steps of ``run``, each reported to :mod:`cbviz.progress` as its share
+    (and, for more than one, by its iteration number)."""
     for k in range(n):
-        with progress.part(k / n, (k + 1) / n, f"iteration {len(run.history) + 1}"):
+        with progress.part(k / n, (k + 1) / n,
+                           f"iteration {len(run.history) + 1}" if n > 1 else ""):
             if run.step() is None:
                 break
 

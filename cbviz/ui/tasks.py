@@ -43,9 +43,10 @@ def _cancel():
 
 
 @contextmanager
-def running(page, label, name="", after=SHOW_AFTER):
+def running(page, label, name="", after=None):
     """Run the body with its :mod:`cbviz.progress` reports on a bar and a Cancel button,
-    drawn here once the body has run ``after`` seconds (a shorter task draws nothing).
+    drawn here once the body has run ``after`` seconds (default :data:`SHOW_AFTER`; a
+    shorter task draws nothing).
 
     ``label`` says what runs ("Solving MinCq's quadratic program"), the bar's text adds the
     latest report's; ``name`` identifies the task for :func:`stopped_notice`.  The listener
@@ -55,6 +56,7 @@ def running(page, label, name="", after=SHOW_AFTER):
     entry = {"page": page, "label": label, "name": name, "reached": ""}
     st.session_state[RUNNING] = entry
     st.session_state.pop(CANCELLED, None)
+    after = SHOW_AFTER if after is None else after
     start = time.monotonic()
     drawn = {}
 
@@ -101,11 +103,11 @@ def stopped_notice(page):
     entry = st.session_state.pop(STOPPED, None)
     if entry is None or entry["page"] != page:
         return None
-    where = f" ({md(entry['reached'])})" if entry["reached"] else ""
+    where = f", at {md(entry['reached'])}" if entry["reached"] else ""
     if entry["cancelled"]:
-        st.info(f"**Cancelled:** {md(entry['label'])}{where}. What was computed before it "
+        st.info(f"**Cancelled:** {md(entry['label'])}{where}. Everything finished before it "
                 "is kept.", icon=":material/cancel:")
     else:
-        st.info(f"**Stopped:** {md(entry['label'])}{where} was interrupted by another "
-                "click. What was computed before it is kept.", icon=":material/pause_circle:")
+        st.info(f"**Stopped by another click:** {md(entry['label'])}{where}. Everything "
+                "finished before it is kept.", icon=":material/pause_circle:")
     return entry["name"]

@@ -113,6 +113,7 @@ API_MODULES = [
     ("Figures of the C-bound explorer", "cbviz.plots.explorer"),
     ("Paper experiments", "cbviz.experiments"),
     ("Comparing algorithms", "cbviz.compare"),
+    ("Progress and cancelling", "cbviz.progress"),
     ("C-bound explorer", "cbviz.explorer"),
     ("Exporting figures and tables", "cbviz.export"),
     ("Data, pool and split as the app builds them", "cbviz.workbench"),

@@ -144,3 +144,21 @@ def test_compare_page_runs_every_algorithm_on_every_midpoint():
     assert len(table) == len(entries) + 1            # and scikit-learn's AdaBoost
     assert table["iterations"].tolist()[:len(entries)] == [5, 5, 1, 5, 5, 5, 5, 5]
     assert at.button(key="cmp_run").disabled
+
+
+def test_which_steps_leave_the_fragment():
+    """A step page button runs in its fragment only when it should take under 0.5 s."""
+    from types import SimpleNamespace as NS
+
+    from cbviz.ui.runs import should_take_long
+
+    def run(seconds, max_iter=100):
+        return NS(history=[NS(seconds=s) for s in seconds], max_iter=max_iter)
+
+    assert not should_take_long(run([]), 1)                 # a first step: no measure yet
+    assert should_take_long(run([]), 10)
+    assert should_take_long(run([], max_iter=1), 1)         # MinCq: one long solve
+    assert not should_take_long(run([0.002] * 3), 100)     # CB-Boost: 0.2 s for 100
+    assert should_take_long(run([0.25] * 8), 10)           # KL on 213k voters: 2.5 s
+    assert should_take_long(run([0.01, 0.01, 0.01, 0.01, 0.01, 0.6]), 1) is False
+    assert should_take_long(run([0.01, 0.01, 0.01, 0.01, 0.6, 0.6]), 3)  # mean of the last 5

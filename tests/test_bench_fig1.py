@@ -5,6 +5,9 @@ the command line.  No assertion compares measured times between algorithms.
 """
 from __future__ import annotations
 
+import importlib
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -44,6 +47,35 @@ def test_mincq_runs_at_every_n_and_m_and_says_its_mu(fig1_tables):
         assert len(mincq) == 2 and (mincq["iterations"] == 1).all()
         assert mincq["note"].str.match(r"one quadratic program .*mu = [0-9.e-]+ \((the paper's|"
                                        r"half the reach)").all()
+
+
+def test_race_interleaves_the_runs_keeps_each_fastest_and_respects_the_budget(monkeypatch):
+    module = importlib.import_module("cbviz.bench.fig1")   # cbviz.bench.fig1 is the function
+    calls, totals = [], {}
+
+    def make_factory(key, T, H, y, **params):
+        if key == "bad":
+            raise ParameterError("refused")
+        return key
+
+    def time_run(factory, H, y):
+        calls.append(factory)
+        return bench.Timing(0.0, np.array([]), next(totals[factory]), None)
+
+    monkeypatch.setattr(module, "make_factory", make_factory)
+    monkeypatch.setattr(module, "time_run", time_run)
+    algorithms = [("A", "a", {}), ("B", "b", {}), ("X", "bad", {})]
+    totals.update(a=iter([3.0, 1.0, 2.0]), b=iter([1.0, 9.0, 0.5]))
+    fits = module._race(None, None, 5, replace(bench.QUICK_FIG1, repeat=3,
+                                               repeat_budget=100), algorithms)
+    assert calls == ["a", "b"] * 3 and isinstance(fits["X"], ParameterError)
+    assert [(fits[k][0].total, fits[k][1]) for k in "AB"] == [(1.0, 3), (0.5, 3)]
+    calls.clear()
+    totals.update(a=iter([3.0, 1.0]), b=iter([1.0, 9.0]))
+    fits = module._race(None, None, 5, replace(bench.QUICK_FIG1, repeat=3,
+                                               repeat_budget=2.5), algorithms)
+    assert calls == ["a", "b", "b"]      # A stops after 3 s, B after 1 + 9 s
+    assert [(fits[k][0].total, fits[k][1]) for k in "AB"] == [(3.0, 1), (1.0, 2)]
 
 
 def test_fig1_T_is_a_prefix_of_one_run(fig1_tables):

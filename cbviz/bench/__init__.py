@@ -40,21 +40,21 @@ from __future__ import annotations
 
 from .algorithms import (ALGORITHM_COLUMNS, CQBOOST_AT, algorithm_table, algorithm_targets,
                          format_algorithm_table)
+from .claims import (CLAIM_COLUMNS, CLAIMS, RATIO_COLUMNS, fig1_claims, fig1_ratios, fig1_report,
+                     fig1_summary, format_claims, format_ratios)
 from .cli import main
 from .common import (SKLEARN_ADABOOST, Timing, best_of, best_run, build_voters, make_data,
                      sub_pool, time_run, time_sklearn_adaboost)
 from .engine import (BARE_PASS, ENGINE_COLUMNS, ENGINE_POOLS, SKLEARN_HGB, measure, report,
                      time_sklearn_hgb)
-from .claims import (CLAIM_COLUMNS, RATIO_COLUMNS, fig1_claims, fig1_ratios, fig1_report,
-                     fig1_summary, format_claims, format_ratios)
 from .fig1 import (FIG1_ALGORITHMS, FIG1_COLUMNS, QUICK_FIG1, Fig1Config, fig1, fig1_m, fig1_n,
                    fig1_T, format_fig1, read_table, write_fig1)
 
-__all__ = ["ALGORITHM_COLUMNS", "BARE_PASS", "CLAIM_COLUMNS", "CQBOOST_AT", "ENGINE_COLUMNS",
-           "ENGINE_POOLS", "FIG1_ALGORITHMS", "FIG1_COLUMNS", "QUICK_FIG1", "RATIO_COLUMNS",
-           "SKLEARN_ADABOOST", "SKLEARN_HGB", "Fig1Config", "Timing", "algorithm_table",
-           "algorithm_targets", "best_of", "best_run", "build_voters", "fig1", "fig1_T",
-           "fig1_claims", "fig1_m", "fig1_n", "fig1_ratios", "fig1_report", "fig1_summary",
-           "format_algorithm_table", "format_claims", "format_fig1", "format_ratios", "main",
-           "make_data", "measure", "read_table", "report", "sub_pool", "time_run",
-           "time_sklearn_adaboost", "time_sklearn_hgb", "write_fig1"]
+__all__ = ["ALGORITHM_COLUMNS", "BARE_PASS", "CLAIMS", "CLAIM_COLUMNS", "CQBOOST_AT",
+           "ENGINE_COLUMNS", "ENGINE_POOLS", "FIG1_ALGORITHMS", "FIG1_COLUMNS", "QUICK_FIG1",
+           "RATIO_COLUMNS", "SKLEARN_ADABOOST", "SKLEARN_HGB", "Fig1Config", "Timing",
+           "algorithm_table", "algorithm_targets", "best_of", "best_run", "build_voters", "fig1",
+           "fig1_T", "fig1_claims", "fig1_m", "fig1_n", "fig1_ratios", "fig1_report",
+           "fig1_summary", "format_algorithm_table", "format_claims", "format_fig1",
+           "format_ratios", "main", "make_data", "measure", "read_table", "report", "sub_pool",
+           "time_run", "time_sklearn_adaboost", "time_sklearn_hgb", "write_fig1"]

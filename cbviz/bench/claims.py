@@ -13,8 +13,8 @@ import pandas as pd
 
 from .fig1 import SWEEP_AXIS, format_fig1, wide
 
-__all__ = ["CLAIM_COLUMNS", "MUCH", "NOISE", "RATIO_COLUMNS", "fig1_claims", "fig1_ratios",
-           "fig1_report", "fig1_summary", "format_claims", "format_ratios"]
+__all__ = ["CLAIMS", "CLAIM_COLUMNS", "MUCH", "NOISE", "RATIO_COLUMNS", "fig1_claims",
+           "fig1_ratios", "fig1_report", "fig1_summary", "format_claims", "format_ratios"]
 
 RATIO_COLUMNS = ["sweep", "algorithm", "n_voters", "m", "T", "fit_s", "cbboost_fit_s", "ratio"]
 CLAIM_COLUMNS = ["claim", "paper", "measured", "verdict", "reason"]

@@ -59,7 +59,7 @@ def _parser():
     f1.add_argument("--T-grid", type=int, nargs="+")
     f1.add_argument("--dense", action="store_true", default=None,
                     help="dense voter matrices instead of the stump operator")
-    f1.add_argument("--repeat", type=int, help="best of this many runs per fit (default 3)")
+    f1.add_argument("--repeat", type=int, help="best of this many runs per fit (default 5)")
     f1.add_argument("--repeat-budget", type=float,
                     help="seconds after which a fit is not repeated (default 5)")
     return ap

@@ -13,7 +13,7 @@ from threadpoolctl import threadpool_limits
 
 from ..algorithms import ParameterError
 from ..voters import StumpPool
-from .common import MINCQ_MU, best_run, build_voters, make_data, make_factory, warm_up
+from .common import MINCQ_MU, build_voters, make_data, make_factory, time_run, warm_up
 
 __all__ = ["FIG1_ALGORITHMS", "FIG1_COLUMNS", "QUICK_FIG1", "SWEEP_AXIS", "Fig1Config", "fig1",
            "fig1_T", "fig1_m", "fig1_n", "format_fig1", "read_table", "wide", "write_fig1"]
@@ -54,8 +54,9 @@ class Fig1Config:
     engine's own threads (measured on the busy 2-core machine at n = 1,568: AdaBoost's fit
     took 1.2 s beside idle BLAS threads, 0.2-0.3 s without them).
     ``dense``: the dense voter matrix instead of the stump operator.  ``repeat``: each fit
-    is the fastest of up to that many runs (:func:`best_run`; none after ``repeat_budget``
-    seconds); the ``runs`` column counts them.
+    is the fastest of up to that many runs, the least disturbed by other processes, the runs
+    of a point's algorithms interleaved (none after ``repeat_budget`` seconds of its own);
+    the ``runs`` column counts them.
     """
 
     d: int = 784
@@ -67,7 +68,7 @@ class Fig1Config:
     m_grid: tuple = (1000, 2000, 5000, 11791)
     T_grid: tuple = (10, 25, 50, 100, 200)
     dense: bool = False
-    repeat: int = 3
+    repeat: int = 5
     repeat_budget: float = 5.0
 
     def __post_init__(self):
@@ -94,34 +95,64 @@ def _problem(config, data, m, k):
     return build_voters(StumpPool(k).fit(X), X, y, config.dense), y
 
 
-def _best_fit(key, params, T, H, y, config):
-    """``(timing, runs, factory)``: the fastest of up to ``config.repeat`` runs of ``key`` to
-    ``T`` iterations, BLAS and OpenMP on every core for the programs of :data:`SOLVERS`, on
-    one thread for the others (ParameterError if the algorithm refuses the problem)."""
-    with threadpool_limits(limits=None if key in SOLVERS else 1):
-        factory = make_factory(key, T, H, y, **params)
-        timing, runs = best_run(factory, H, y, config.repeat, config.repeat_budget)
-    return timing, runs, factory
+def _threads(key):
+    """BLAS and OpenMP on every core for the programs of :data:`SOLVERS`, one thread else."""
+    return threadpool_limits(limits=None if key in SOLVERS else 1)
 
 
-def _fit_row(sweep, label, key, params, H, y, T, config):
-    """One FIG1_COLUMNS row: ``label`` fitted on (H, y) for T iterations (MinCq: one solve)."""
-    row = dict(sweep=sweep, algorithm=label, n_voters=H.shape[1], m=y.size, T=T, iterations=0,
-               runs=0, start_s=np.nan, fit_s=np.nan, per_iter_s=np.nan, note="")
-    try:
-        timing, runs, factory = _best_fit(key, params, T, H, y, config)
-    except ParameterError as exc:
-        row["note"] = f"not run: {exc}"
-        return row
-    n = timing.steps.size
-    row.update(iterations=n, runs=runs, start_s=timing.start, fit_s=timing.total)
-    if key == "mincq":
-        row["note"] = _mincq_note(factory.mu, timing.run.history[0].extra)
-    else:
-        row["per_iter_s"] = (timing.total - timing.start) / max(n, 1)
-        if n < T:
-            row["note"] = f"stopped after {n} iterations: {timing.run.stop_reason}"
-    return row
+def _race(H, y, T, config, algorithms):
+    """``{label: (timing, runs, factory) or ParameterError}``: the fastest of up to
+    ``config.repeat`` runs of each algorithm to ``T`` iterations, the runs interleaved (run r
+    of every algorithm before run r + 1 of any, none after ``repeat_budget`` seconds of its
+    own), so that a burst of load from another process falls on all of them alike."""
+    factories, best = {}, {}
+    for label, key, params in algorithms:
+        try:
+            with _threads(key):
+                factories[label] = (key, make_factory(key, T, H, y, **params))
+        except ParameterError as exc:
+            best[label] = exc
+    spent = dict.fromkeys(factories, 0.0)
+    for _ in range(config.repeat):
+        for label, (key, factory) in factories.items():
+            if spent[label] >= config.repeat_budget or isinstance(best.get(label), Exception):
+                continue
+            try:
+                with _threads(key):
+                    timing = time_run(factory, H, y)
+            except ParameterError as exc:
+                best[label] = exc
+                continue
+            spent[label] += timing.total
+            old, runs = best.get(label, (None, 0, None))[:2]
+            best[label] = (timing if old is None or timing.total < old.total else old,
+                           runs + 1, factory)
+    return best
+
+
+def _rows(sweep, H, y, config):
+    """The FIG1_COLUMNS rows of one point of the n or m sweep: every algorithm fitted on
+    (H, y) for ``T_fixed`` iterations (MinCq: one solve)."""
+    T, rows = config.T_fixed, []
+    fits = _race(H, y, T, config, FIG1_ALGORITHMS)
+    for label, key, _ in FIG1_ALGORITHMS:
+        row = dict(sweep=sweep, algorithm=label, n_voters=H.shape[1], m=y.size, T=T,
+                   iterations=0, runs=0, start_s=np.nan, fit_s=np.nan, per_iter_s=np.nan,
+                   note="")
+        rows.append(row)
+        if isinstance(fits[label], ParameterError):
+            row["note"] = f"not run: {fits[label]}"
+            continue
+        timing, runs, factory = fits[label]
+        n = timing.steps.size
+        row.update(iterations=n, runs=runs, start_s=timing.start, fit_s=timing.total)
+        if key == "mincq":
+            row["note"] = _mincq_note(factory.mu, timing.run.history[0].extra)
+        else:
+            row["per_iter_s"] = (timing.total - timing.start) / max(n, 1)
+            if n < T:
+                row["note"] = f"stopped after {n} iterations: {timing.run.stop_reason}"
+    return rows
 
 
 def _mincq_note(mu, extra):
@@ -138,53 +169,46 @@ def fig1_n(config=Fig1Config()):
     ``fit_s`` is ``start`` plus every step (the total training time, the paper's ordinate);
     ``per_iter_s`` = (fit_s - start_s) / iterations (NaN for MinCq, one solve).
     """
-    data, rows = _data(config), []
-    for k in config.n_grid:
-        H, y = _problem(config, data, config.m_fixed, k)
-        rows += [_fit_row("n", label, key, params, H, y, config.T_fixed, config)
-                 for label, key, params in FIG1_ALGORITHMS]
-    return pd.DataFrame(rows, columns=FIG1_COLUMNS)
+    data = _data(config)
+    return pd.DataFrame([row for k in config.n_grid for row in
+                         _rows("n", *_problem(config, data, config.m_fixed, k), config)],
+                        columns=FIG1_COLUMNS)
 
 
 def fig1_m(config=Fig1Config()):
     """Fit time versus the number of examples m (Fig. 1b); columns as :func:`fig1_n`."""
-    data, rows = _data(config), []
-    for m in config.m_grid:
-        H, y = _problem(config, data, m, config.thresholds_fixed)
-        rows += [_fit_row("m", label, key, params, H, y, config.T_fixed, config)
-                 for label, key, params in FIG1_ALGORITHMS]
-    return pd.DataFrame(rows, columns=FIG1_COLUMNS)
+    data = _data(config)
+    return pd.DataFrame([row for m in config.m_grid for row in
+                         _rows("m", *_problem(config, data, m, config.thresholds_fixed),
+                               config)], columns=FIG1_COLUMNS)
 
 
 def fig1_T(config=Fig1Config()):
     """Fit time versus the number of iterations T (Fig. 1c-d), iterative algorithms only.
 
-    Each algorithm runs to ``max(T_grid)`` (the fastest of ``repeat`` runs, as
-    :func:`best_run`); the fit time at T is the cumulative time of ``start`` and its first T
-    steps (a run stopped at T is that prefix: the algorithms are deterministic).  A run that
-    stops before T reports the time to its stop, with ``iterations`` < T and the stop reason
-    in ``note``.
+    Each algorithm runs to ``max(T_grid)`` (the fastest of ``repeat`` interleaved runs);
+    the fit time at T is the cumulative time of ``start`` and its first T steps (a run
+    stopped at T is that prefix: the algorithms are deterministic).  A run that stops before
+    T reports the time to its stop, with ``iterations`` < T and the stop reason in ``note``.
     """
     H, y = _problem(config, _data(config), config.m_fixed, config.thresholds_fixed)
-    T_max = max(config.T_grid)
+    iterative = [a for a in FIG1_ALGORITHMS if a[1] != "mincq"]
+    fits = _race(H, y, max(config.T_grid), config, iterative)
     rows = []
-    for label, key, params in FIG1_ALGORITHMS:
-        if key == "mincq":
+    for label, _, _ in iterative:
+        point = dict(sweep="T", algorithm=label, n_voters=H.shape[1], m=y.size)
+        if isinstance(fits[label], ParameterError):
+            rows += [dict(point, T=T, iterations=0, runs=0, note=f"not run: {fits[label]}")
+                     for T in config.T_grid]
             continue
-        try:
-            timing, runs, _ = _best_fit(key, params, T_max, H, y, config)
-        except ParameterError as exc:
-            rows += [dict(sweep="T", algorithm=label, n_voters=H.shape[1], m=y.size, T=T,
-                          iterations=0, runs=0, note=f"not run: {exc}") for T in config.T_grid]
-            continue
+        timing, runs, _ = fits[label]
         elapsed = timing.start + np.cumsum(timing.steps)
         for T in config.T_grid:
             n = min(T, timing.steps.size)
             stopped = n < T
             fit = timing.total if stopped else elapsed[n - 1]
-            rows.append(dict(sweep="T", algorithm=label, n_voters=H.shape[1], m=y.size, T=T,
-                             iterations=n, runs=runs, start_s=timing.start, fit_s=fit,
-                             per_iter_s=(fit - timing.start) / max(n, 1),
+            rows.append(dict(point, T=T, iterations=n, runs=runs, start_s=timing.start,
+                             fit_s=fit, per_iter_s=(fit - timing.start) / max(n, 1),
                              note=(f"stopped after {n} iterations: {timing.run.stop_reason}"
                                    if stopped else "")))
     return pd.DataFrame(rows, columns=FIG1_COLUMNS)

@@ -5,7 +5,7 @@ Sect. 5.1 beside our numbers, with a verdict computed from them (:func:`fig1_cla
 A time counts as longer than another when it is at least :data:`NOISE` times it (the spread
 of repeated runs on a loaded machine); "much longer", and "huge" against "small", need
 :data:`MUCH` times.  A claim whose numbers are missing (a sweep not run yet) is "not
-measured".
+measured".  The last full run's numbers and verdicts are in the README (Command line).
 """
 from __future__ import annotations
 

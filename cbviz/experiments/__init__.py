@@ -5,7 +5,8 @@ parallel (joblib, or a Dask scheduler) and are saved one file per unit as they f
 interrupted run resumes where it stopped (module ``cbviz.experiments.runner``):
 
 ``table2``  Table 2, test 0-1 loss after a seeded randomized search (``table2.py``);
-``fig1``    Fig. 1, fit time versus n, m and T (:mod:`cbviz.bench`'s protocol, ``fig1.py``);
+``fig1``    Fig. 1, fit time versus n, m and T, as ratios to CB-Boost's, and the paper's
+claims checked on them (:mod:`cbviz.bench`'s protocol, ``fig1.py``);
 ``fig3``    Fig. 3, CB-Boost vs AdaBoost under Gaussian feature noise (``noise.py``);
 ``fig5``    Fig. 5, CB-Boost's C-bound beside MinCq(CB-Boost)'s per iteration (``fig5.py``).
 

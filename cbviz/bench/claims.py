@@ -22,6 +22,8 @@ NOISE = 1.05
 MUCH = 2.0
 CB = "CB-Boost"
 GREEDY = ["GB-CB-Boost", CB, "AdaBoost"]
+_RULES = ("both rules score every voter in one fused pass over the data "
+          "(cbviz.algorithms.cbboost.fused): the gradient rule only changes the score")
 
 
 def fig1_ratios(tables):
@@ -120,10 +122,6 @@ def _cbboost_fastest_in_T(fit, per):
     return (f"AdaBoost / CB-Boost {_span(ada)}, GB-CB-Boost / CB-Boost {_span(gb)} "
             f"(T={T.index[0]}..{T.index[-1]})", min(ada.min(), gb.min()) >= NOISE,
             "; ".join(why))
-
-
-_RULES = ("both rules score every voter in one fused pass over the data "
-          "(cbviz.algorithms.cbboost.fused): the gradient rule only changes the score")
 
 
 def _gradient_costs_more(fit, per):

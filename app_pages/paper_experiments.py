@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from cbviz import plots
+from cbviz import plots, progress
 from cbviz.experiments import (
     DEFAULT_OUT,
     EXPERIMENTS,
@@ -16,7 +16,7 @@ from cbviz.experiments import (
     wide,
 )
 from cbviz.export import table_csv
-from cbviz.ui import state
+from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
 from cbviz.ui.glossary import CB_BOOST_PAPER
 
@@ -61,16 +61,13 @@ b1, b2 = st.columns([1, 3])
 start = b1.button("Run" if done == 0 else ("All saved" if done == total else "Resume"),
                   type="primary", disabled=done == total, key="exp_run",
                   help="every unit is saved: nothing left to run" if done == total else
-                  "any other click stops the run; the finished units stay saved")
+                  "Cancel (or any other click) stops the run; the finished units stay saved")
 b2.progress(done / max(total, 1), text=f"{done} of {total} units saved")
+tasks.stopped_notice("exp")
 if start:
-    bar = st.progress(done / max(total, 1), text="running...")
-
-    def progress(k, n):
-        bar.progress(k / max(n, 1), text=f"{k} of {n} units done")
-
-    with st.spinner(f"Running {EXPERIMENTS[name].title}..."):
-        found = run_experiment(name, quick, config=config, out=OUT, progress=progress)
+    with tasks.running("exp", f"Running {EXPERIMENTS[name].title}"):
+        found = run_experiment(name, quick, config=config, out=OUT, progress=lambda k, n:
+                               progress.report(k / max(n, 1), f"{k} of {n} units saved"))
     st.rerun()
 
 if not found or not found.done:

@@ -38,8 +38,9 @@ import pandas as pd
 
 from .. import bounds, progress
 from .base import ParameterError, Run, check_delta, check_int, check_real
+from .mincq_newton import NEWTON_MAX_EXAMPLES
 from .mincq_precond import BlockPreconditioner
-from .mincq_sets import BoxHyperplane, SimplexHalfspace
+from .mincq_sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
 from .mincq_solver import minimize_second_moment
 from .qp import QPError, check_mu, drop_tiny, solve_qp, unreachable_mu
 
@@ -128,6 +129,24 @@ class _GramFreeSolution:
         self.phases = ", ".join(f"{k} {v}" for k, v in phases.items())
 
 
+def _stop_reason(sol, gap):
+    """The run's stop reason: solved (cvxopt's or the Gram-free solver's certificate), or
+    stopped before the certificate, with the gap left (objective units) and its share of the
+    objective."""
+    if sol.status == "optimal":
+        return "MinCq solved its quadratic program (optimal)"
+    share = f"{100.0 * gap / abs(sol.objective):.2g}%" if sol.objective else "all"
+    left = f"duality gap {gap:.1e}, {share} of the objective"
+    products = getattr(sol, "products", None)
+    if sol.status == "max products":
+        return (f"MinCq stopped after {products:,} operator products without certifying the "
+                f"optimum ({left})")
+    if sol.status == "stalled (round-off)":
+        return (f"MinCq stopped after {products:,} operator products without certifying the "
+                f"optimum: round-off stalled its progress ({left})")
+    return f"MinCq stopped without certifying the optimum (solver status {sol.status}; {left})"
+
+
 class MinCqRun(Run):
     """A MinCq run: one step solves the program, records the vote and stops (see :class:`MinCq`)."""
 
@@ -164,8 +183,8 @@ class MinCqRun(Run):
             sol = self._solve_quasi_uniform()
         else:
             sol = self._solve_simplex()
-        self.stop_reason = f"MinCq solved its quadratic program ({sol.status})"
         gap, kkt = self._certificate()
+        self.stop_reason = _stop_reason(sol, gap)
         return None, None, {"objective": sol.objective, "solver_status": sol.status,
                             "solver_iterations": sol.iterations, "mu": self.mu,
                             "solver": self.solver, "duality_gap": gap, "kkt_residual": kkt,
@@ -194,13 +213,31 @@ class MinCqRun(Run):
         return gap * scale, fset.kkt(x, G)
 
     def _solve_gram_free(self):
-        """Either form by :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`."""
+        """Either form by :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`: with
+        few examples (``m <=`` :data:`~cbviz.algorithms.mincq_newton.NEWTON_MAX_EXAMPLES`) by
+        proximal Newton steps, the simplex form of a self-complemented pool then in the signed
+        weights of its direct voters (:class:`~cbviz.algorithms.mincq_sets.L1Halfspace`: the
+        weight a voter and its complement share changes nothing), else by accelerated gradient
+        and face polish."""
         op, fset, _, shift, scale = self._program()
         m, n = self.y.size, fset.a.size
+        newton = m <= NEWTON_MAX_EXAMPLES
+        if newton and self.form == "simplex" and self.H.is_self_complemented():
+            half = n // 2
+            res = minimize_second_moment(_Direct(self.H, half), m,
+                                         L1Halfspace(self._g[:half], self.mu), np.zeros(half),
+                                         rtol=self.rtol, max_products=self.max_products,
+                                         method="newton")
+            w = res.x
+            spare = max(1.0 - float(np.abs(w).sum()), 0.0) / n     # on each voter of a pair
+            self._set_weights(np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)]) + spare)
+            return _GramFreeSolution((res.f - shift) * scale, res.status, res.iterations,
+                                     res.products, res.phases)
         x0 = np.zeros(n) if self.form == "quasi_uniform" else np.full(n, 1.0 / n)
-        pre = BlockPreconditioner(op, op.rmatvec(np.ones(m)) / m)
+        pre = None if newton else BlockPreconditioner(op, op.rmatvec(np.ones(m)) / m)
         res = minimize_second_moment(op, m, fset, x0, rtol=self.rtol,
-                                     max_products=self.max_products, precond=pre)
+                                     max_products=self.max_products, precond=pre,
+                                     method="newton" if newton else "fista")
         if self.form == "quasi_uniform":
             self._set_signed(res.x)
         else:
@@ -270,8 +307,10 @@ class MinCq:
     ``mu``, ``solver``, ``duality_gap`` (an upper bound on objective - optimum, in objective
     units), ``kkt_residual`` (largest KKT violation, gradient units of ``|F|^2 / m``) and
     ``solver_products``, ``solver_phases`` (Gram-free: operator products, and by phase as
-    text, e.g. "setup 42, fista 578, check 13, polish 507, final 2"; None for cvxopt); then
-    ``stop_reason`` is "MinCq solved its quadratic program (optimal)".
+    text, e.g. "setup 42, check 10, newton 132, final 2"; None for cvxopt); then
+    ``stop_reason`` is "MinCq solved its quadratic program (optimal)", or, when the solver
+    stops before its certificate, e.g. "MinCq stopped after 20,000 operator products without
+    certifying the optimum (duality gap 1.8e-04, 0.54% of the objective)".
     """
 
     def __init__(self, mu=0.05, form="quasi_uniform", delta=0.05, solver="auto", rtol=1e-6,

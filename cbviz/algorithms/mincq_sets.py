@@ -12,6 +12,16 @@ it) and a KKT residual.
 :class:`SimplexHalfspace` -- ``{x >= 0,  1^T x = 1,  a^T x >= c}``: program (2) of the CqBoost
 paper (Roy et al. 2016) with ``mu1 >= mu`` (``a = g``, ``c = mu``).
 
+:class:`L1Halfspace` -- ``{w : |w|_1 <= 1,  a^T w >= c}``: the same program on a
+self-complemented pool in the signed weights ``w = q_direct - q_complement`` of the direct
+voters.  A ``q`` on the simplex gives ``|w|_1 <= 1`` and every such ``w`` comes from one
+(``q = (w+ + s, w- + s)`` with ``s = (1 - |w|_1) / (2 n')``: mass put on a voter and on its
+complement alike, which does not change the vote); the vote, ``a^T w`` (``a`` the direct
+voters' margins) and every linear function of the gradient agree, so the two programs have
+the same optimum and the same duality gaps.  In ``q`` every such pair of weights is a
+direction along which nothing changes: at MinCq's optimum on breast cancer (every midpoint)
+about 8,600 of the 22,084 voters carry weight, most of them in such pairs.
+
 Both projections reduce to monotone piecewise-linear equations in the Lagrange multipliers of
 the linear constraints; :func:`_monotone_root` solves them exactly: a Newton step assuming the
 current free set (exact when that set is the solution's), safeguarded by bisection on a
@@ -21,9 +31,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BoxHyperplane", "SimplexHalfspace"]
+__all__ = ["BoxHyperplane", "L1Halfspace", "SimplexHalfspace"]
 
 _EPS = np.finfo(float).eps
+_NEAR = 1e-6           # a half-space this close (relative) to active is near its kink
 
 
 def _dot(u, v):
@@ -36,8 +47,9 @@ def _monotone_root(step, lo, hi, start, tol, max_iter=200):
 
     ``step(t)`` returns ``(phi(t), t_newton)``: the residual and the root of the linear
     piece through ``t`` (NaN when that piece is flat).  ``lo``/``hi`` may be infinite.
-    Returns the ``t`` with ``|phi(t)| <= tol``, or the end of a bracket narrowed to adjacent
-    floats whose residual is smallest.
+    Returns the ``t`` with ``|phi(t)| <= tol``, or else the ``t`` met whose residual is
+    smallest once Newton's step moves ``t`` by a few ulps (the residual is round-off) or the
+    bracket is narrowed to adjacent floats.
     """
     t, best = start, (np.inf, start)
     for _ in range(max_iter):
@@ -50,6 +62,8 @@ def _monotone_root(step, lo, hi, start, tol, max_iter=200):
             lo = t
         else:
             hi = t
+        if np.isfinite(tn) and abs(tn - t) <= 4 * _EPS * abs(t):
+            break                  # Newton's step is a few ulps: the residual is round-off
         if np.isfinite(tn) and lo < tn < hi and tn != t:
             t = tn
         elif np.isfinite(lo) and np.isfinite(hi):
@@ -193,6 +207,11 @@ class BoxHyperplane:
             free = (x > self.lo) & (x < self.hi)
         return free, self.a[free][None, :]
 
+    def jacobians(self, x):
+        """The face of ``x``, whose projection ``I - C^T (C C^T)^+ C`` on its free coordinates
+        is a Jacobian of :meth:`project` there (a list of one, as for the other sets)."""
+        return [self.face(x)]
+
     def released(self, x, G, tol):
         """Coordinates at a bound whose multiplier has the wrong sign by more than ``tol``
         (gradient units): moving them into the box lowers ``f`` on the hyperplane."""
@@ -236,6 +255,8 @@ def _simplex_nu(y):
     nu = float(y.max()) - 1.0
     for _ in range(10 * y.size + 10):
         above = y > nu
+        if not above.any():                      # round-off of a huge y
+            break
         new = (float(y[above].sum()) - 1.0) / int(above.sum())
         if new <= nu:
             break
@@ -381,9 +402,10 @@ class SimplexHalfspace:
                 break
         return best
 
-    def active(self, x):
-        """True when ``a^T x = c`` holds to rounding (the half-space is on the face)."""
-        return _dot(self.a, x) <= self.c + 8 * _EPS * (abs(self.c) + float(np.abs(self.a).max()))
+    def active(self, x, slack=0.0):
+        """True when ``a^T x = c`` holds to rounding, or within ``slack`` (relative)."""
+        return _dot(self.a, x) <= self.c + (8 * _EPS + slack) * (abs(self.c)
+                                                                  + float(np.abs(self.a).max()))
 
     @property
     def n_rows(self):
@@ -419,10 +441,10 @@ class SimplexHalfspace:
         r, s = self._residual(x, G)
         return ~s & (r < -tol)
 
-    def _residual(self, x, G):
+    def _residual(self, x, G, slack=0.0):
         s = x > 1e-12 * float(x.max())            # round-off above 0 counts as 0
         beta = 0.0
-        if self.active(x):
+        if self.active(x, slack):
             B = np.column_stack([np.ones(int(s.sum())), -self.a[s]])
             nu, beta = np.linalg.lstsq(B, -G[s], rcond=None)[0]
         if beta <= 0:
@@ -433,7 +455,184 @@ class SimplexHalfspace:
         """Largest KKT violation at ``x`` (gradient units): with ``(nu, beta)`` fitted by
         least squares on the support (``beta = 0`` if the half-space is inactive or the fit
         makes it negative), ``r = G + nu - beta a`` must vanish on the support and be
-        ``>= 0`` off it."""
-        r, s = self._residual(x, G)
+        ``>= 0`` off it.  A half-space within ``1e-9`` (relative) of active counts as active:
+        the complementarity ``beta (a^T x - c)`` it leaves is below ``1e-9 beta``."""
+        r, s = self._residual(x, G, slack=1e-9)
         return max(float(np.max(np.abs(r[s]), initial=0.0)),
                    float(np.max(-r[~s], initial=0.0)), 0.0)
+
+    def jacobians(self, x):
+        """Faces ``(free, C)`` of ``x`` whose projections ``I - C^T (C C^T)^+ C`` on ``free``
+        are (generalized) Jacobians of :meth:`project` there, the likeliest first: with the
+        half-space's row, then, when the half-space is not active at ``x``, without it (both are
+        Jacobians at ``a^T x = c`` with a zero multiplier: MinCq's half-space is active at the
+        optimum, and a semismooth Newton method that takes the row out near that kink was
+        measured to stall)."""
+        free = x > 0
+        ones = np.ones((1, int(free.sum())))
+        with_row = (free, np.vstack([ones, self.a[free]]))
+        if self.active(x):
+            return [with_row]
+        if not self.active(x, slack=_NEAR):
+            return [(free, ones)]
+        return [with_row, (free, ones)]
+
+
+def _soft(y, lam):
+    return np.sign(y) * np.maximum(np.abs(y) - lam, 0.0)
+
+
+class L1Halfspace:
+    """``{w : |w|_1 <= 1, a^T w >= c}`` (the cross-polytope cut by a half-space; see the
+    module docstring for its use: the simplex program on a self-complemented pool).
+
+    Parameters
+    ----------
+    a : ndarray (n,)
+        MinCq: the direct voters' margins ``g = H_d^T y / m``.
+    c : float
+        MinCq: ``mu``; must be at most ``max |a|``.
+    """
+
+    n_rows = 2
+
+    def __init__(self, a, c):
+        self.a = np.asarray(a, dtype=float)
+        self.c = float(c)
+        self._beta = 0.0
+        self._tol = 8 * _EPS * (abs(self.c) + float(np.abs(self.a).max(initial=0.0)))
+
+    @staticmethod
+    def _ball(y):
+        """Projection onto ``|w|_1 <= 1``: soft thresholding at ``lam`` (0 inside the ball,
+        else ``sum max(|y| - lam, 0) = 1``).  Returns ``(w, lam)``."""
+        ay = np.abs(y)
+        if float(ay.sum()) <= 1.0:
+            return y.copy(), 0.0
+        lam = max(_simplex_nu(ay), 0.0)
+        return _soft(y, lam), lam
+
+    def project(self, z):
+        """Euclidean projection ``w = soft(z + beta a, lam)``: ``beta = 0`` when the ball's
+        projection already has ``a^T w >= c``, else ``beta > 0`` solves ``a^T w(beta) = c``
+        (non-decreasing in ``beta``; a Newton step assuming the current support and signs)."""
+        z = np.asarray(z, dtype=float)
+        a, c, tol = self.a, self.c, self._tol
+        w, _ = self._ball(z)
+        if _dot(a, w) >= c - tol:
+            return w
+
+        def step(beta):
+            y = z + beta * a
+            w, lam = self._ball(y)
+            r = _dot(a, w) - c
+            S = w != 0
+            sg, aS, zS = np.sign(y[S]), a[S], z[S]
+            k = int(S.sum())
+            if lam > 0 and k:       # on the sphere: lam = (s.(z + beta a) - 1) / k
+                sa = float(sg @ aS)
+                A1 = _dot(aS, aS) - sa * sa / k
+                A0 = _dot(aS, zS) - (float(sg @ zS) - 1.0) * sa / k
+            else:
+                A1, A0 = _dot(aS, aS), _dot(aS, zS)
+            return r, ((c - A0) / A1 if A1 > 0 else np.nan)
+
+        self._beta = _monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
+        return self._ball(z + self._beta * a)[0]
+
+    def lmo_value(self, G):
+        """A lower bound on ``min G^T v`` over the set, equal to it up to rounding: the
+        Lagrangian dual ``max_{beta >= 0} beta c - max_i |G_i - beta a_i|`` (concave, piecewise
+        linear) maximized by bisection on the sign of its supergradient; every value it returns
+        is a valid lower bound."""
+        G = np.asarray(G, dtype=float)
+        a, c = self.a, self.c
+
+        def value(beta):
+            r = G - beta * a
+            i = int(np.argmax(np.abs(r)))
+            return beta * c - abs(float(r[i])), c + float(a[i]) * np.sign(r[i])
+
+        best, slope = value(0.0)
+        if slope <= 0:
+            return best
+        hi = (2.0 * float(np.abs(G).max()) + 1.0) / max(float(np.abs(a).max()), 1e-300)
+        for _ in range(200):
+            v, s = value(hi)
+            best = max(best, v)
+            if s <= 0:
+                break
+            hi *= 2.0
+        lo = 0.0
+        for _ in range(100):
+            mid = 0.5 * (lo + hi)
+            v, s = value(mid)
+            best = max(best, v)
+            if s > 0:
+                lo = mid
+            else:
+                hi = mid
+            if hi - lo <= 4 * _EPS * hi:
+                break
+        return best
+
+    def _on_sphere(self, x):
+        return float(np.abs(x).sum()) >= 1.0 - 8 * _EPS * x.size
+
+    def active(self, x, slack=0.0):
+        """True when ``a^T x = c`` holds to rounding (or within ``slack``, relative)."""
+        return _dot(self.a, x) <= self.c + self._tol + slack * (abs(self.c) + float(np.abs(self.a).max()))
+
+    def face(self, x, free=None):
+        """``(free, C)``: the non-zero coordinates of ``x`` (or ``free``) and the rows of the
+        face on them: the signs when ``|x|_1 = 1``, ``a`` when the half-space is active."""
+        if free is None:
+            free = x != 0
+        rows = []
+        if self._on_sphere(x):
+            rows.append(np.sign(x[free]))
+        if self.active(x):
+            rows.append(self.a[free])
+        return free, (np.vstack(rows) if rows else np.zeros((0, int(free.sum()))))
+
+    def jacobians(self, x):
+        """Faces ``(free, C)`` whose projections are Jacobians of :meth:`project` at ``x``, the
+        likeliest first: the signs' row when ``|x|_1 = 1``, with the half-space's row, then
+        without it if it is not active (see :meth:`SimplexHalfspace.jacobians`)."""
+        free = x != 0
+        rows = [np.sign(x[free])] if self._on_sphere(x) else []
+        with_row = (free, np.vstack(rows + [self.a[free]]))
+        bare = (free, np.vstack(rows) if rows else np.zeros((0, int(free.sum()))))
+        if self.active(x):
+            return [with_row]
+        if not self.active(x, slack=_NEAR):
+            return [bare]
+        return [with_row, bare]
+
+    def kkt(self, x, G):
+        """Largest KKT violation at ``x`` (gradient units): with ``lam >= 0`` (the ball's
+        multiplier, 0 inside it) and ``beta >= 0`` (the half-space's, 0 when it is inactive,
+        within ``1e-9`` relative) fitted by least squares on the support,
+        ``r = G + lam sign(x) - beta a`` must vanish on the support and
+        ``|G_i - beta a_i| <= lam`` hold off it."""
+        s = np.abs(x) > 1e-12 * float(np.abs(x).max(initial=0.0))
+        sg = np.sign(x)
+        cols, names = [], []
+        if self._on_sphere(x):
+            cols.append(sg[s])
+            names.append("lam")
+        if self.active(x, slack=1e-9):
+            cols.append(-self.a[s])
+            names.append("beta")
+        coef = {"lam": 0.0, "beta": 0.0}
+        while cols and s.any():
+            fit = np.linalg.lstsq(np.column_stack(cols), -G[s], rcond=None)[0]
+            neg = [k for k, v in enumerate(fit) if v < 0]
+            if not neg:
+                coef.update(zip(names, (float(v) for v in fit)))
+                break
+            del cols[neg[0]], names[neg[0]]
+        r = G + coef["lam"] * sg - coef["beta"] * self.a
+        off = np.abs(G - coef["beta"] * self.a) - coef["lam"]
+        return max(float(np.max(np.abs(r[s]), initial=0.0)),
+                   float(np.max(off[~s], initial=0.0)), 0.0)

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import progress
+from .mincq_newton import NEWTON_MAX_EXAMPLES, proximal_newton
 
 __all__ = ["GramFreeResult", "lipschitz", "minimize_second_moment"]
 
@@ -75,6 +76,7 @@ class GramFreeResult:
     status: str
     seconds: float
     phases: dict = None
+    method: str = ""
 
 
 class _Moment:
@@ -141,7 +143,8 @@ def lipschitz(op, m, e, iterations=20, seed=0):
 
 
 def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
-                           precond=None, check_every=25, stable=10, again=2, trace=None):
+                           precond=None, check_every=25, stable=10, again=2, trace=None,
+                           method="auto"):
     """Minimize ``f(x) = |H x|^2 / m`` over ``fset`` without a Gram matrix.
 
     Accelerated projected gradient (FISTA, Beck & Teboulle 2009, with the adaptive restart of
@@ -196,6 +199,17 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     x = fset.project(x0)
     F = q.image(x)
     f = q.value(F)
+    if method == "auto":
+        method = "newton" if m <= NEWTON_MAX_EXAMPLES else "fista"
+    if method == "newton":
+        # the first proximal step about as long as a gradient step (1 / the largest
+        # eigenvalue of the Hessian, L / 2 + |e|^2 with the centered part's L / 2)
+        x, F, f, status, outer = proximal_newton(
+            q, fset, x, F, f, 1.0 / (L + 2.0 * _dot(e, e)), rtol=rtol,
+            max_products=max_products, trace=trace, t0=t0, clock=time.perf_counter)
+        return _result(q, fset, x, status, outer, t0, "proximal Newton")
+    elif method != "fista":
+        raise ValueError(f"method must be 'auto', 'newton' or 'fista', got {method!r}")
     x_old, F_old, t = x, F, 1.0
     status, outer, since, face = "max products", 0, 0, None
     check, flat, last_f = True, 0, np.inf
@@ -251,15 +265,21 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
             x, F, f = _polish(q, fset, x, F, f, G, max_products, precond, 0.1 * rtol * f)
             x_old, F_old, t, since, check = x, F, 1.0, stable - again, True
             face = fset.face(x)[0]
-    # the reported point: F recomputed from x (no accumulated round-off), final gap and KKT
+    return _result(q, fset, x, status, outer, t0, "accelerated gradient and face polish")
+
+
+def _result(q, fset, x, status, iterations, t0, method):
+    """The reported point: ``F`` recomputed from ``x`` (no accumulated round-off), its final
+    gap and KKT residual."""
     q.phase = "final"
     F = q.image(x)
     f, G = q.value(F), q.gradient(F)
     gap = max(_dot(G, x) - fset.lmo_value(G), 0.0)
     return GramFreeResult(x=x, f=f, gap=gap, kkt=fset.kkt(x, G),
-                          gradient_scale=float(np.max(np.abs(G))), iterations=outer,
+                          gradient_scale=float(np.max(np.abs(G))), iterations=iterations,
                           products=q.products, status=status,
-                          seconds=time.perf_counter() - t0, phases=dict(q.by_phase))
+                          seconds=time.perf_counter() - t0, phases=dict(q.by_phase),
+                          method=method)
 
 
 def _projected_search(q, project, x, f, G, direction, alpha):

@@ -3,8 +3,8 @@ import pandas as pd
 import streamlit as st
 
 from cbviz import plots
-from cbviz.algorithms import lockstep, pick_correlations
-from cbviz.ui import state
+from cbviz.algorithms import lockstep_start, lockstep_table, pick_correlations, run_in_turn
+from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
 from cbviz.ui.glossary import CB_BOOST_PAPER
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
@@ -14,6 +14,7 @@ STORE = "gx_store"
 RUN_KEY = RUN_PREFIX + "lockstep"
 settings, problem = require_problem()
 st.title("Gradient vs exhaustive")
+stopped = tasks.stopped_notice("gx")
 st.markdown(
     f"""
 In {CB_BOOST_PAPER}, both rules add to the same vote F one voter h, with the same
@@ -42,22 +43,44 @@ compare_all = c2.toggle("Also run both rules with eligible='all' (every voter, n
 key = (int(max_iter), settings.delta, bool(compare_all))
 held = st.session_state.get(RUN_KEY)
 if held is None or held["key"] != key:
-    with st.spinner("Running both rules in lockstep..."):
-        args = (problem.H_train, problem.split.y_train, int(max_iter), problem.H_test,
-                problem.split.y_test)
-        ex, gr, table = lockstep(*args, describe=problem.pool.describe, delta=settings.delta)
-        if compare_all:
-            _, _, table_all = lockstep(*args, delta=settings.delta, eligible="all")
-            for rule in ("exhaustive", "gradient"):
-                table[f"{rule}_all_c_bound"] = table_all[f"{rule}_c_bound"].reindex(table.index)
-        picks = pick_correlations(ex)
-    held = {"key": key, "ex": ex, "gr": gr, "table": table, "picks": picks}
+    args = (problem.H_train, problem.split.y_train, int(max_iter), problem.H_test,
+            problem.split.y_test)
+    runs = lockstep_start(*args, describe=problem.pool.describe, delta=settings.delta)
+    if compare_all:
+        runs += lockstep_start(*args, delta=settings.delta, eligible="all")
+    held = {"key": key, "runs": runs, "paused": False}
     st.session_state[RUN_KEY] = held
-ex, gr, table, picks = held["ex"], held["gr"], held["table"], held["picks"]
+if stopped == "lockstep":  # stay where the Cancel left the runs until asked to go on
+    held["paused"] = True
+runs = held["runs"]
+if not all(r.done for r in runs):
+    if held["paused"]:   # what the runs reached is shown below
+        st.button(f"Go on to iteration {int(max_iter)}", key="gx_go_on", type="primary",
+                  on_click=held.update, kwargs={"paused": False},
+                  help="runs both rules on from where they were stopped")
+    else:
+        with tasks.running("gx", f"Running both rules to iteration {int(max_iter)}",
+                           name="lockstep"):
+            run_in_turn(runs)
+if "table" not in held:
+    ex, gr = runs[:2]
+    table = lockstep_table(ex, gr)
+    if compare_all:
+        table_all = lockstep_table(*runs[2:])
+        for rule in ("exhaustive", "gradient"):
+            table[f"{rule}_all_c_bound"] = table_all[f"{rule}_c_bound"].reindex(table.index)
+    found = {"table": table, "picks": pick_correlations(ex)}
+    if all(r.done for r in runs):   # kept once the runs are whole
+        held.update(found)
+else:
+    found = held
+ex, gr = runs[:2]
+table, picks = found["table"], found["picks"]
 
 if not ex.history:
-    st.warning(f"No rule can start: {ex.stop_reason}.", icon=":material/warning:")
-    st.stop()
+    if ex.done:
+        st.warning(f"No rule can start: {ex.stop_reason}.", icon=":material/warning:")
+    st.stop()   # else stopped before the first iteration: only the button to go on
 
 # ---- the claim, measured ----------------------------------------------------------------------
 st.subheader("Where the rules differ, from the same vote")

@@ -162,3 +162,44 @@ def test_which_steps_leave_the_fragment():
     assert should_take_long(run([0.25] * 8), 10)           # KL on 213k voters: 2.5 s
     assert should_take_long(run([0.01, 0.01, 0.01, 0.01, 0.01, 0.6]), 1) is False
     assert should_take_long(run([0.01, 0.01, 0.01, 0.01, 0.6, 0.6]), 3)  # mean of the last 5
+
+
+def test_gradient_page_stays_where_a_cancel_left_its_runs():
+    at = AppTest.from_file(str(ROOT / "app_pages/gradient_vs_exhaustive.py"),
+                           default_timeout=60)
+    at.run()
+    assert not at.exception and "gx_go_on" not in [b.key for b in at.button]
+    # as if Cancel had stopped the runs to 60 iterations before their first step
+    at.session_state["task_running"] = {"page": "gx", "label": "Running both rules",
+                                        "name": "lockstep", "reached": "iteration 1"}
+    at.session_state["task_cancelled"] = True
+    at.number_input(key="gx_max_iter").set_value(60)
+    at.run()
+    assert not at.exception and not at.warning
+    assert at.info[0].value.startswith("**Cancelled:** Running both rules")
+    runs = at.session_state["run_lockstep"]["runs"]
+    assert all(len(r.history) == 0 for r in runs)
+    assert at.button(key="gx_go_on").label == "Go on to iteration 60"
+    at.button(key="gx_go_on").click().run()
+    assert not at.exception and not at.info
+    assert all(r.done for r in runs) and len(runs[0].history) >= 2
+    assert len(at.session_state["run_lockstep"]["table"]) == max(len(r.history) for r in runs)
+
+
+def test_run_in_turn_reports_and_a_cancel_leaves_whole_iterations():
+    from cbviz import progress
+    from cbviz.algorithms import lockstep, lockstep_start, lockstep_table, run_in_turn
+    from cbviz.workbench import Settings, build_problem
+
+    p = build_problem(Settings(source="real", real="breast_cancer"))
+    args = (p.H_train, p.split.y_train, 12, p.H_test, p.split.y_test)
+    runs = lockstep_start(*args)
+    seen = []
+    with pytest.raises(progress.Cancelled):
+        with progress.reporting(lambda f, t: seen.append(f) or len(seen) > 7):
+            run_in_turn(runs)
+    assert [len(r.history) for r in runs] == [4, 3]   # the 8th report cancels the 8th step
+    assert seen == sorted(seen) and seen[0] == 0.0
+    run_in_turn(runs)
+    ex, gr, table = lockstep(*args)
+    pd.testing.assert_frame_equal(lockstep_table(*runs), table)

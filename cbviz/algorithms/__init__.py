@@ -5,7 +5,8 @@
 from .adaboost import AdaBoost, AdaBoostRun
 from .base import Candidates, ParameterError, Record, Run
 from .cbboost import (CBBoost, CBBoostCandidates, CBBoostRun, DirectionCurve, lockstep,
-                      one_direction_c_bound, pick_correlations, stop_reason)
+                      lockstep_start, lockstep_table, one_direction_c_bound, pick_correlations,
+                      run_in_turn, stop_reason)
 from .cqboost import CqBoost, CqBoostRun
 from .klboost import KLBoost, KLBoostRun
 from .mincq import MinCq, MinCqRun, mincq_on_history
@@ -18,5 +19,6 @@ __all__ = ["ALGORITHMS", "AdaBoost", "AdaBoostRun", "AlgorithmSpec", "CBBoost",
            "CBBoostCandidates", "CBBoostRun", "Candidates", "CqBoost", "CqBoostRun",
            "DirectionCurve", "KLBoost", "KLBoostRun", "MinCq", "MinCqRun", "Param",
            "ParameterError", "QPError", "QuadBoost", "QuadBoostRun", "Record", "Run", "VEBBoost",
-           "VEBBoostRun", "lockstep", "make_algorithm", "mincq_on_history",
-           "one_direction_c_bound", "pick_correlations", "stop_reason"]
+           "VEBBoostRun", "lockstep", "lockstep_start", "lockstep_table", "make_algorithm",
+           "mincq_on_history", "one_direction_c_bound", "pick_correlations", "run_in_turn",
+           "stop_reason"]

@@ -47,9 +47,10 @@ Modules: :mod:`.scores` (every candidate's closed forms, the rules, the stop rea
 """
 from __future__ import annotations
 
-from .lockstep import lockstep, pick_correlations
+from .lockstep import lockstep, lockstep_start, lockstep_table, pick_correlations, run_in_turn
 from .run import CBBoost, CBBoostRun, DirectionCurve
 from .scores import CBBoostCandidates, one_direction_c_bound, stop_reason
 
 __all__ = ["CBBoost", "pick_correlations", "CBBoostCandidates", "CBBoostRun", "DirectionCurve",
-           "lockstep", "one_direction_c_bound", "stop_reason"]
+           "lockstep", "lockstep_start", "lockstep_table", "one_direction_c_bound",
+           "run_in_turn", "stop_reason"]

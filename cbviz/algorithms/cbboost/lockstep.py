@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ... import progress
 from ..base import ParameterError
 from .run import CBBoost
 from .scores import DIRECTIONS
 
-__all__ = ["lockstep", "pick_correlations"]
+__all__ = ["lockstep", "lockstep_start", "lockstep_table", "pick_correlations", "run_in_turn"]
 
 
 def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0.05,
@@ -19,17 +20,43 @@ def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0
     Both runs use the same ``eligible`` / ``reuse_voters`` rule.  Returns
     ``(exhaustive_run, gradient_run, table)`` where the table has one row per
     iteration: both choices, whether they agree, the choice the gradient rule would make
-    from the exhaustive run's own vote, and both C-bounds.
+    from the exhaustive run's own vote, and both C-bounds (:func:`lockstep_table`).  The
+    same in parts: :func:`lockstep_start`, :func:`run_in_turn`, :func:`lockstep_table`.
     """
+    ex, gr = lockstep_start(H, y, max_iter, H_test, y_test, describe, delta, eligible,
+                            reuse_voters)
+    run_in_turn([ex, gr])
+    return ex, gr, lockstep_table(ex, gr)
+
+
+def lockstep_start(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0.05,
+                   eligible="theorem3", reuse_voters=False):
+    """The exhaustive and the gradient runs of :func:`lockstep`, started, not stepped."""
     # the exhaustive run notes the gradient pick from its own vote (not every candidate's
     # scores: those cost O(n) per step and a page recomputes them for the one vote it shows)
-    runs = {d: CBBoost(max_iter, d, delta, keep_candidates="picks" if d == "exhaustive"
-                       else False, eligible=eligible,
-                       reuse_voters=reuse_voters).start(H, y, H_test, y_test, describe)
-            for d in DIRECTIONS}
-    for run in runs.values():
-        run.run()
-    ex, gr = runs["exhaustive"], runs["gradient"]
+    return tuple(CBBoost(max_iter, d, delta, keep_candidates="picks" if d == "exhaustive"
+                         else False, eligible=eligible,
+                         reuse_voters=reuse_voters).start(H, y, H_test, y_test, describe)
+                 for d in DIRECTIONS)
+
+
+def run_in_turn(runs):
+    """Step each run in turn (one iteration of each) until all have stopped.
+
+    Each step is reported to :mod:`cbviz.progress` first (the share of the runs' ``max_iter``
+    iterations taken); a cancel leaves every run at a whole iteration.
+    """
+    total = max(sum(r.max_iter for r in runs), 1)
+    while not all(r.done for r in runs):
+        for run in runs:
+            if not run.done:
+                taken = sum(len(r.history) for r in runs)
+                progress.report(taken / total, f"iteration {len(run.history) + 1}")
+                run.step()
+
+
+def lockstep_table(ex, gr):
+    """One row per iteration of the exhaustive and the gradient runs (see :func:`lockstep`)."""
     rows = []
     for i in range(max(len(ex.history), len(gr.history))):
         e = ex.history[i] if i < len(ex.history) else None
@@ -46,7 +73,7 @@ def lockstep(H, y, max_iter=50, H_test=None, y_test=None, describe=None, delta=0
             "exhaustive_c_bound": None if e is None else e.c_bound,
             "gradient_c_bound": None if g is None else g.c_bound,
         })
-    return ex, gr, pd.DataFrame(rows)
+    return pd.DataFrame(rows)
 
 
 def _picks(rec):

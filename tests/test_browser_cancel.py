@@ -92,3 +92,25 @@ def test_compare_page_cancels_mincq_and_keeps_the_others_steps(page):
     assert page.get_by_text("Press Run all to the end").count() == 0
     assert keyed(page, "cmp_run").is_enabled()     # not done: can go on
     no_exception(page)
+
+
+def test_gradient_page_cancels_and_goes_on(page):
+    page.goto(f"{page.server}/gradient_vs_exhaustive?{MAGIC}")
+    settle(page, LONG)
+    box = page.get_by_role("spinbutton", name="Iterations for both rules")
+    box.fill("1000")
+    box.press("Enter")
+    bar = page.locator("[data-testid='stProgress']").filter(has_text="Running both rules")
+    bar.first.wait_for(timeout=LONG)
+    keyed(page, "gx_task_cancel").click()
+    wait_text(page, "Cancelled:", timeout=LONG)
+    go_on = keyed(page, "gx_go_on")
+    assert go_on.inner_text().startswith("Go on to iteration 1000")
+    page.locator(".js-plotly-plot").first.wait_for(timeout=LONG)  # what the runs reached
+    no_exception(page)
+    page.screenshot(path=str(SHOTS / "cancel_gx_cancelled.png"))
+    go_on.click()
+    page.get_by_text("Go on to iteration").first.wait_for(state="detached", timeout=LONG)
+    settle(page, LONG)
+    assert page.get_by_text("Cancelled:").count() == 0
+    no_exception(page)

@@ -38,7 +38,7 @@ import pandas as pd
 
 from .. import bounds, progress
 from .base import ParameterError, Run, check_delta, check_int, check_real
-from .mincq_newton import NEWTON_MAX_EXAMPLES
+from .mincq_newton import use_newton
 from .mincq_precond import BlockPreconditioner
 from .mincq_sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
 from .mincq_solver import minimize_second_moment
@@ -214,14 +214,16 @@ class MinCqRun(Run):
 
     def _solve_gram_free(self):
         """Either form by :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`: with
-        few examples (``m <=`` :data:`~cbviz.algorithms.mincq_newton.NEWTON_MAX_EXAMPLES`) by
-        proximal Newton steps, the simplex form of a self-complemented pool then in the signed
-        weights of its direct voters (:class:`~cbviz.algorithms.mincq_sets.L1Halfspace`: the
-        weight a voter and its complement share changes nothing), else by accelerated gradient
-        and face polish."""
+        more variables than examples, and few examples
+        (:func:`~cbviz.algorithms.mincq_newton.use_newton`), by proximal Newton steps, the
+        simplex form of a self-complemented pool then in the signed weights of its direct
+        voters (:class:`~cbviz.algorithms.mincq_sets.L1Halfspace`: the weight a voter and its
+        complement share changes nothing); else by accelerated gradient and face polish (and
+        proximal Newton if they have not certified the optimum within a few thousand
+        products, :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`)."""
         op, fset, _, shift, scale = self._program()
         m, n = self.y.size, fset.a.size
-        newton = m <= NEWTON_MAX_EXAMPLES
+        newton = use_newton(m, n)
         if newton and self.form == "simplex" and self.H.is_self_complemented():
             half = n // 2
             res = minimize_second_moment(_Direct(self.H, half), m,
@@ -236,8 +238,7 @@ class MinCqRun(Run):
         x0 = np.zeros(n) if self.form == "quasi_uniform" else np.full(n, 1.0 / n)
         pre = None if newton else BlockPreconditioner(op, op.rmatvec(np.ones(m)) / m)
         res = minimize_second_moment(op, m, fset, x0, rtol=self.rtol,
-                                     max_products=self.max_products, precond=pre,
-                                     method="newton" if newton else "fista")
+                                     max_products=self.max_products, precond=pre)
         if self.form == "quasi_uniform":
             self._set_signed(res.x)
         else:

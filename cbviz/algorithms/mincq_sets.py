@@ -251,17 +251,19 @@ class BoxHyperplane:
 
 def _simplex_nu(y):
     """``nu`` with ``sum max(y - nu, 0) = 1``: Newton from the left on the convex
-    decreasing piecewise-linear sum (Michelot's iteration), exact after finitely many steps."""
-    nu = float(y.max()) - 1.0
+    decreasing piecewise-linear sum (Michelot's iteration), exact after finitely many steps
+    (on ``y - max(y)``: with ``|y|`` above ``2^53`` the first ``nu``, ``max(y) - 1``, would
+    round to ``max(y)`` itself)."""
+    top = float(y.max())
+    y = y - top
+    nu = -1.0
     for _ in range(10 * y.size + 10):
         above = y > nu
-        if not above.any():                      # round-off of a huge y
-            break
         new = (float(y[above].sum()) - 1.0) / int(above.sum())
         if new <= nu:
             break
         nu = new
-    return nu
+    return nu + top
 
 
 class SimplexHalfspace:
@@ -310,7 +312,7 @@ class SimplexHalfspace:
             sz, saz = float(z[s].sum()), _dot(a[s], z[s])
             # on the support S: k nu - sa beta = sz - 1 and sa nu - saa beta = saz - c
             det = sa * sa - k * saa
-            if det == 0:
+            if not abs(det) > 1e-12 * k * saa:   # a flat piece (equal a_i on the support)
                 return r, np.nan
             return r, (k * (saz - c) - sa * (sz - 1.0)) / det
 
@@ -529,13 +531,16 @@ class L1Halfspace:
             S = w != 0
             sg, aS, zS = np.sign(y[S]), a[S], z[S]
             k = int(S.sum())
+            aa = _dot(aS, aS)
             if lam > 0 and k:       # on the sphere: lam = (s.(z + beta a) - 1) / k
                 sa = float(sg @ aS)
-                A1 = _dot(aS, aS) - sa * sa / k
+                A1 = aa - sa * sa / k
                 A0 = _dot(aS, zS) - (float(sg @ zS) - 1.0) * sa / k
             else:
-                A1, A0 = _dot(aS, aS), _dot(aS, zS)
-            return r, ((c - A0) / A1 if A1 > 0 else np.nan)
+                A1, A0 = aa, _dot(aS, zS)
+            # a.w is (nearly) flat on this piece (equal |a_i| of one sign: duplicate voters):
+            # no Newton step (it would jump to where round-off decides the residual's sign)
+            return r, ((c - A0) / A1 if A1 > 1e-12 * aa else np.nan)
 
         self._beta = _monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
         return self._ball(z + self._beta * a)[0]

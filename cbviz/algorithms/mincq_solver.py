@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import progress
-from .mincq_newton import NEWTON_MAX_EXAMPLES, proximal_newton
+from .mincq_newton import NEWTON_MAX_EXAMPLES, proximal_newton, use_newton
 
 __all__ = ["GramFreeResult", "lipschitz", "minimize_second_moment"]
 
@@ -49,6 +49,7 @@ _MAX_CG = 300          # conjugate-gradient iterations per polish
 _GREEDY = 10           # polish rounds that take the projection onto a smaller face even if f rises
 _RELEASE = 1e-9        # bound coordinates join the face when their multiplier is this wrong (of max |G|)
 _FLAT = 1e-12          # curvature below this fraction of slope / (step to the boundary): a ray
+_FALLBACK = 2500       # products of accelerated gradient and polish before proximal Newton takes over
 
 
 @dataclass(frozen=True)
@@ -199,17 +200,21 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     x = fset.project(x0)
     F = q.image(x)
     f = q.value(F)
-    if method == "auto":
-        method = "newton" if m <= NEWTON_MAX_EXAMPLES else "fista"
-    if method == "newton":
-        # the first proximal step about as long as a gradient step (1 / the largest
-        # eigenvalue of the Hessian, L / 2 + |e|^2 with the centered part's L / 2)
-        x, F, f, status, outer = proximal_newton(
-            q, fset, x, F, f, 1.0 / (L + 2.0 * _dot(e, e)), rtol=rtol,
-            max_products=max_products, trace=trace, t0=t0, clock=time.perf_counter)
-        return _result(q, fset, x, status, outer, t0, "proximal Newton")
-    elif method != "fista":
+    if method not in ("auto", "newton", "fista"):
         raise ValueError(f"method must be 'auto', 'newton' or 'fista', got {method!r}")
+    # Newton after the accelerated gradient when it has not certified the optimum within
+    # _FALLBACK products (auto, more variables than examples, m <= NEWTON_MAX_EXAMPLES)
+    fallback = method == "auto" and use_newton(m, x.size, NEWTON_MAX_EXAMPLES)
+    if method == "auto":
+        method = "newton" if use_newton(m, x.size) else "fista"
+    # the first proximal step about as long as a gradient step: 1 / the largest eigenvalue
+    # of the Hessian, L / 2 + |e|^2 with the centered part's L / 2
+    sigma = 1.0 / (L + 2.0 * _dot(e, e))
+    if method == "newton":
+        x, F, f, status, outer = proximal_newton(
+            q, fset, x, F, f, sigma, rtol=rtol, max_products=max_products, trace=trace, t0=t0,
+            clock=time.perf_counter)
+        return _result(q, fset, x, status, outer, t0, "proximal Newton")
     x_old, F_old, t = x, F, 1.0
     status, outer, since, face = "max products", 0, 0, None
     check, flat, last_f = True, 0, np.inf
@@ -232,6 +237,9 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
                 status = "stalled (round-off)"
                 break
             check = False
+            if fallback and q.products >= _FALLBACK:
+                status = "newton"
+                break
         if q.products >= max_products:
             break
         outer += 1
@@ -262,9 +270,18 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
         if since >= stable:                        # polish on the face
             q.phase = "polish"
             G = q.gradient(F)
-            x, F, f = _polish(q, fset, x, F, f, G, max_products, precond, 0.1 * rtol * f)
+            x, F, f = _polish(q, fset, x, F, f, G, min(max_products, _FALLBACK) if fallback
+                              else max_products, precond, 0.1 * rtol * f)
             x_old, F_old, t, since, check = x, F, 1.0, stable - again, True
             face = fset.face(x)[0]
+    if status == "newton":
+        q.phase = "newton"
+        F = q.image(x)                 # no accumulated round-off
+        x, F, f, status, steps = proximal_newton(
+            q, fset, x, F, q.value(F), sigma, rtol=rtol, max_products=max_products, trace=trace,
+            t0=t0, clock=time.perf_counter)
+        return _result(q, fset, x, status, outer + steps, t0,
+                       "accelerated gradient and face polish, then proximal Newton")
     return _result(q, fset, x, status, outer, t0, "accelerated gradient and face polish")
 
 

@@ -38,7 +38,7 @@ import pandas as pd
 
 from .. import bounds, progress
 from .base import ParameterError, Run, check_delta, check_int, check_real
-from .mincq_newton import use_newton
+from .mincq_newton import NEWTON_EXAMPLES, use_newton
 from .mincq_precond import BlockPreconditioner
 from .mincq_sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
 from .mincq_solver import minimize_second_moment
@@ -213,18 +213,22 @@ class MinCqRun(Run):
         return gap * scale, fset.kkt(x, G)
 
     def _solve_gram_free(self):
-        """Either form by :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`: with
-        more variables than examples, and few examples
-        (:func:`~cbviz.algorithms.mincq_newton.use_newton`), by proximal Newton steps, the
-        simplex form of a self-complemented pool then in the signed weights of its direct
-        voters (:class:`~cbviz.algorithms.mincq_sets.L1Halfspace`: the weight a voter and its
-        complement share changes nothing); else by accelerated gradient and face polish (and
-        proximal Newton if they have not certified the optimum within a few thousand
-        products, :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`)."""
+        """Either form by :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`.
+        With few examples (``m <=`` :data:`~cbviz.algorithms.mincq_newton.NEWTON_EXAMPLES`)
+        by proximal Newton steps: the simplex form of a self-complemented pool in the signed
+        weights of its direct voters (:class:`~cbviz.algorithms.mincq_sets.L1Halfspace`: the
+        weight a voter and its complement share changes nothing), the quasi-uniform form when
+        it has more variables than examples.  Else by accelerated gradient and face polish
+        (and proximal Newton if they have not certified the optimum within a few thousand
+        products and ``m`` is at most
+        :data:`~cbviz.algorithms.mincq_newton.NEWTON_MAX_EXAMPLES`)."""
         op, fset, _, shift, scale = self._program()
         m, n = self.y.size, fset.a.size
         newton = use_newton(m, n)
-        if newton and self.form == "simplex" and self.H.is_self_complemented():
+        if (self.form == "simplex" and m <= NEWTON_EXAMPLES
+                and self.H.is_self_complemented()):
+            # a voter and its complement: a direction along which nothing changes for every
+            # pair, so the q-space Hessian is singular whatever n and m
             half = n // 2
             res = minimize_second_moment(_Direct(self.H, half), m,
                                          L1Halfspace(self._g[:half], self.mu), np.zeros(half),

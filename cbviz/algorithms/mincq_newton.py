@@ -66,12 +66,12 @@ _CHUNK = 2048          # columns per block when a Gram matrix is summed
 _REFRESH = 64          # incremental Gram updates before it is summed afresh (round-off)
 
 
-def use_newton(m, n, max_examples=None):
+def use_newton(m, n):
     """Whether :func:`proximal_newton` suits a program of ``n`` variables on ``m`` examples
     from the start: more variables than examples (the Hessian is then singular on the faces,
-    where the face polish can stall) and at most ``max_examples`` (default
-    :data:`NEWTON_EXAMPLES`) examples, so that its ``m x m`` algebra is cheap."""
-    return n > m and m <= (NEWTON_EXAMPLES if max_examples is None else max_examples)
+    where the face polish can stall) and at most :data:`NEWTON_EXAMPLES` examples (its
+    ``m x m`` algebra is then cheap)."""
+    return n > m and m <= NEWTON_EXAMPLES
 
 
 def _dot(u, v):

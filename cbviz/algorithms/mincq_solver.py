@@ -203,8 +203,8 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     if method not in ("auto", "newton", "fista"):
         raise ValueError(f"method must be 'auto', 'newton' or 'fista', got {method!r}")
     # Newton after the accelerated gradient when it has not certified the optimum within
-    # _FALLBACK products (auto, more variables than examples, m <= NEWTON_MAX_EXAMPLES)
-    fallback = method == "auto" and use_newton(m, x.size, NEWTON_MAX_EXAMPLES)
+    # _FALLBACK products (auto, m <= NEWTON_MAX_EXAMPLES)
+    fallback = method == "auto" and m <= NEWTON_MAX_EXAMPLES
     if method == "auto":
         method = "newton" if use_newton(m, x.size) else "fista"
     # the first proximal step about as long as a gradient step: 1 / the largest eigenvalue

@@ -172,3 +172,49 @@ def test_a_stop_before_the_certificate_says_so():
     assert float(match.group(2)) == pytest.approx(rec.extra["duality_gap"], rel=0.06)
     assert float(match.group(3)) == pytest.approx(
         100 * rec.extra["duality_gap"] / abs(rec.objective), rel=0.06)
+
+
+def l1_program(n, seed):
+    rng = np.random.default_rng(seed)
+    a = np.round(rng.normal(0.0, 0.2, n), 2)            # ties, as duplicate voters give
+    c = 0.6 * float(np.abs(a).max())
+    return rng, a, c
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_l1_halfspace_projection_and_linear_minimum(seed):
+    """L1Halfspace (the simplex form on a self-complemented pool's direct voters): its
+    projection is cvxopt's ``argmin |w - z|^2`` over ``|w|_1 <= 1, a.w >= c`` (written with
+    ``|w_i| <= t_i, sum t <= 1``), its linear minimum HiGHS's, inside and outside the ball."""
+    from cbviz.algorithms.mincq_sets import L1Halfspace
+    from cbviz.algorithms.qp import solve_qp
+    n = 25
+    rng, a, c = l1_program(n, seed)
+    fset = L1Halfspace(a, c)
+    eye, zero = np.eye(n), np.zeros((n, n))
+    G_ineq = np.vstack([np.hstack([eye, -eye]), np.hstack([-eye, -eye]),
+                        np.concatenate([np.zeros(n), np.ones(n)])[None, :],
+                        np.concatenate([-a, np.zeros(n)])[None, :]])
+    h = np.concatenate([np.zeros(2 * n), [1.0, -c]])
+    P = np.block([[2 * eye, zero], [zero, 1e-12 * eye]])
+    for scale in (0.01, 0.2, 3.0):
+        z = rng.normal(0.0, scale, n)
+        w = fset.project(z)
+        ref = solve_qp(P, np.concatenate([-2 * z, np.zeros(n)]), G_ineq, h,
+                       np.zeros((0, 2 * n)), np.zeros(0), what="reference", hint="")
+        np.testing.assert_allclose(w, ref.x[:n], atol=1e-7)
+        assert np.abs(w).sum() <= 1 + 1e-12 and a @ w >= c - 1e-12
+        G = rng.normal(0.0, 1.0, n)
+        lp = linprog(np.concatenate([G, np.zeros(n)]), A_ub=G_ineq, b_ub=h,
+                     bounds=(None, None), method="highs")
+        assert fset.lmo_value(G) == pytest.approx(lp.fun, abs=1e-9)
+        assert fset.lmo_value(G) <= lp.fun + 1e-12             # a lower bound
+
+
+def test_michelot_threshold_of_huge_values():
+    """The simplex's threshold ``nu`` (``sum max(y - nu, 0) = 1``) of values above 2^53: the
+    first guess ``max(y) - 1`` used to round to ``max(y)``, leaving no value above it."""
+    from cbviz.algorithms.mincq_sets import _simplex_nu
+    y = np.array([3e16, 0.0, -5.0, 3e16 - 1e3])
+    assert abs(_simplex_nu(y) - (3e16 - 1.0)) <= 8.0
+    assert _simplex_nu(np.array([0.25, 0.5, 2.0])) == pytest.approx(1.0)

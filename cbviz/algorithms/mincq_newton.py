@@ -4,19 +4,21 @@
 ``f(x) = |H x|^2 / m`` over a polytope ``P`` (:mod:`cbviz.algorithms.mincq_sets`).  With few
 examples and many voters (``m`` = 398 and ``n`` = 11,042 direct stumps on breast cancer with
 every midpoint as a threshold) the Hessian ``2 H^T H / m`` has rank at most ``m`` while the
-faces the iterates visit have thousands of free coordinates: the face's conjugate-gradient
-system is singular, its solutions leave the box along null directions, and a face-by-face
-active set does not settle (measured: 20,000 products, relative gap 5e-3).  ``f`` depends on
-``x`` only through ``F = H x``, in which it is strongly convex; this module works there.
+faces the accelerated gradient's iterates visit have hundreds to thousands of free
+coordinates: the face's conjugate-gradient system is singular, its solutions leave the box
+along null directions, the projections that follow raise ``f``, and the face-by-face active
+set never settles (measured there: 20,000 products, 99.6% of them in the polish, relative gap
+5e-3).  ``f`` depends on ``x`` only through ``F = H x``, in which it is strongly convex; this
+module works there.
 
 **Proximal point** (Rockafellar 1976) on ``x``: from the feasible ``x_k``,
 
     x_{k+1} = argmin_{x in P}  |H x|^2 / m + |x - x_k|^2 / (2 sigma),
 
-with ``sigma`` growing while the steps stay easy.  Every iterate is a projection onto ``P``
-(feasible), and ``x_k`` converges to a minimizer for any ``sigma > 0``; the rank deficiency
-is harmless (the proximal term picks, among the points with the same image, the one nearest
-``x_k``).
+with ``sigma`` growing (x3, x1.5) while Newton settles the steps in few iterations and
+shrinking (/3) when it does not.  Every iterate is a projection onto ``P`` (feasible), and
+``x_k`` converges to a minimizer for any ``sigma > 0``; the rank deficiency is harmless (the
+proximal term picks, among the points with the same image, the one nearest ``x_k``).
 
 **Each step in R^m** (the "kernel trick"; the semismooth Newton method of SSNAL, Li, Sun
 & Toh 2018): writing ``|F|^2 / m = max_u 2 u.F / m - |u|^2 / m``, the step's dual is
@@ -30,16 +32,26 @@ concave and continuously differentiable in ``u`` in ``R^m`` with gradient
 
     (I + (2 sigma / m) H_D (I - C^T (C C^T)^+ C) H_D^T) du = -R(u),
 
-``D`` the free coordinates of ``x(u)`` and ``C`` the equality rows of its face (the
-generalized Jacobian of the projection, :meth:`face` of the set).  ``H_D H_D^T`` is kept up to
-date column by column as ``D`` changes (:class:`_Gram`): a few columns per Newton step near
-the end.  A backtracking (Armijo) search on ``phi`` costs no operator product (``G`` is linear
-in ``u``).  Measured on breast cancer, every midpoint, quasi-uniform form: certified
-(relative gap 1e-6) in ~160 products and ~50 Newton steps.
+``D`` the free coordinates of ``x(u)`` and ``C`` the equality rows of its face (a generalized
+Jacobian of the projection: the set's :meth:`jacobians`; where a half-space sits at a kink,
+with and without its row).  ``H_D H_D^T`` is kept up to date column by column as ``D`` changes
+(:class:`_Gram`).  Armijo's backtracking on ``phi`` costs no operator product (``G`` is linear
+in ``u``), its rise summed from differences (``phi``'s terms are ~``f`` where the rise is
+~``|R|^2 / |N|``).  Each step is solved to a residual ``|R| <= 0.05 (gap / f) |u|``: well below
+the gap still to close.  The solver stops on the certificate (gap ``<= rtol f``), on
+:data:`_STALL` steps in a row that neither lowered the gap by 10% nor lengthened the next
+step (round-off: in a degenerate program, e.g. one whose optimum has every margin equal to
+``mu``, ``f = mu^2`` is flat to the last bit while the gap still falls, so ``f`` is no test
+here), or on the budget of products.
 
-The memory is two ``m x m`` matrices: :data:`NEWTON_MAX_EXAMPLES` bounds ``m`` (beyond it,
-and on pools with fewer voters than examples, the solver keeps its accelerated gradient and
-face polish).
+Measured (relative gap 1e-6, this machine, shared): breast cancer with every midpoint,
+quasi-uniform form, ~190 products and 0.3 s; the simplex form (on the direct voters' signed
+weights, :class:`~cbviz.algorithms.mincq_sets.L1Halfspace`) ~280 products and 1 s.
+
+The memory is two ``m x m`` matrices and the cost of a step grows as ``m^3``:
+:func:`use_newton` (``m <=`` :data:`NEWTON_EXAMPLES`) says when to start with it; up to
+:data:`NEWTON_MAX_EXAMPLES` it takes over from the accelerated gradient when that has not
+certified the optimum within a few thousand products.
 """
 from __future__ import annotations
 
@@ -59,9 +71,8 @@ _MAX_INNER = 25        # Newton steps per proximal step
 _SHORT = 2.0 ** -10    # shortest step of Armijo's search (times Newton's)
 _ARMIJO = 1e-4
 _GROW = (3.0, 1.5, 3.0)  # sigma's factor after <= 3 and <= 8 Newton steps, its divisor on failure
-_SPAN = 1e12
-_DEBUG = 0
-_STALL = 8          # proximal steps without a 10% lower gap before the solver gives up
+_SPAN = 1e12           # sigma G(u) within this factor of x_k's scale (round-off of x(u))
+_STALL = 8             # proximal steps without a 10% lower gap before the solver gives up
 _CHUNK = 2048          # columns per block when a Gram matrix is summed
 _REFRESH = 64          # incremental Gram updates before it is summed afresh (round-off)
 
@@ -145,9 +156,12 @@ def proximal_newton(q, fset, x, F, f, sigma, *, rtol, max_products, trace=None, 
 
     ``q`` is the solver's product counter (:class:`cbviz.algorithms.mincq_solver._Moment`:
     every product is counted and reported, each gap check recorded with ``q.checked``),
-    ``sigma`` the first proximal parameter.  Returns ``(x, F, f, status, steps)``: status
-    "optimal", "stalled (round-off)" (``f`` unchanged to 64 ulps over three checks) or
-    "max products", ``steps`` the Newton steps taken.
+    ``sigma`` the first proximal parameter, ``trace`` (optional) a list that receives one dict
+    per gap check (see :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`), ``t0``
+    and ``clock`` its time origin and clock.  Returns ``(x, F, f, status, steps)``: status
+    "optimal", "stalled (round-off)" (:data:`_STALL` steps without progress, module
+    docstring) or "max products", with the point of the smallest relative gap met when not
+    optimal; ``steps`` the Newton steps taken.
     """
     with threadpool_limits(limits=1):      # small dense algebra: threads only contend
         return _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock)
@@ -156,7 +170,6 @@ def proximal_newton(q, fset, x, F, f, sigma, *, rtol, max_products, trace=None, 
 def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
     m = int(q.m)
     gram = _Gram(q.op, m)
-    eps = np.finfo(float).eps
     status, steps, outer, flat, best_gap, best = "max products", 0, 0, 0, np.inf, None
     grew = False                           # the last step lengthened the next one
     while True:
@@ -170,8 +183,9 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
         if gap <= rtol * f:
             status = "optimal"
             break
-        if best is None or gap / f < best[0]:
-            best = (gap / f, x, F, f)
+        rel = gap / f if f > 0 else np.inf
+        if best is None or rel < best[0]:
+            best = (rel, x, F, f)
         # no step has lowered the certified gap by 10% in a while: round-off (in a degenerate
         # program f = mu^2 stays flat to the last bit while the gap still falls, so f's
         # progress is no test here)
@@ -184,7 +198,7 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
             break
         outer += 1
         q.phase = "newton"
-        ratio = min(max(gap, 0.0) / f, 1.0) if f > 0 else 1.0
+        ratio = min(max(rel, 0.0), 1.0)
         xk, u, Gu = x, F, G                # the step's dual starts at u = H x_k
         c = 2.0 * sigma / m
 
@@ -192,8 +206,7 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
             return fset.project(xk - sigma * Gu_)
 
         def rise(t, du, Gdu, xn):
-            """phi(u + t du) - phi(u), summed from differences (no cancellation of phi's
-            terms, which are ~f where the rise is ~|R|^2 / |N|)."""
+            """phi(u + t du) - phi(u), summed from differences."""
             dx = xn - xu
             return (-(2.0 * t * _dot(u, du) + t * t * _dot(du, du)) / m + _dot(Gu, dx)
                     + t * _dot(Gdu, xn) + _dot(dx, xn + xu - 2.0 * xk) / (2.0 * sigma))
@@ -240,8 +253,6 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
             Fu = q.image(xu)
             R = u - Fu
         steps += inner
-        if _DEBUG:
-            print(f'  sigma {sigma:.2e} inner {inner} |R| {np.sqrt(_dot(R, R)):.2e} tol {tol:.2e} free {int(fset.face(xu)[0].sum())} t {clock() - t0:.2f} upd {gram.updates}')
         fu = q.value(Fu)
         grew = False
         if _dot(R, R) <= tol * tol:
@@ -253,9 +264,9 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
                 sigma *= _GROW[0]
             elif inner <= 8:
                 sigma *= _GROW[1]
-            # no longer than round-off allows: sigma G(u) within 1e12 of x_k
-            cap = _SPAN * max(float(np.max(np.abs(x))), 1e-300) / max(float(np.max(np.abs(G))), 1e-300)
-            sigma = min(sigma, cap)
+            # no longer than round-off allows
+            sigma = min(sigma, _SPAN * max(float(np.max(np.abs(x))), 1e-300)
+                        / max(float(np.max(np.abs(G))), 1e-300))
         else:
             # Newton did not settle the step: shorter steps from the same point (its point is
             # not a proximal step; where f is flat, as in a degenerate program, f cannot tell

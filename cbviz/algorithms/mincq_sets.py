@@ -586,7 +586,8 @@ class L1Halfspace:
 
     def active(self, x, slack=0.0):
         """True when ``a^T x = c`` holds to rounding (or within ``slack``, relative)."""
-        return _dot(self.a, x) <= self.c + self._tol + slack * (abs(self.c) + float(np.abs(self.a).max()))
+        scale = abs(self.c) + float(np.abs(self.a).max())
+        return _dot(self.a, x) <= self.c + self._tol + slack * scale
 
     def face(self, x, free=None):
         """``(free, C)``: the non-zero coordinates of ``x`` (or ``free``) and the rows of the

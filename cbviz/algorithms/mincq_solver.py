@@ -1,4 +1,5 @@
-"""MinCq's program without a Gram matrix: gradient projection and conjugate gradients on faces.
+"""MinCq's program without a Gram matrix: accelerated gradient, conjugate gradients on faces,
+proximal Newton in the image.
 
 Both forms of MinCq's program (:mod:`cbviz.algorithms.mincq`) minimize the second moment of
 the vote's margin, ``f(x) = |H x|^2 / m`` (``H`` the voter matrix, ``m`` examples), over a
@@ -23,7 +24,15 @@ The method (:func:`minimize_second_moment`):
    face's solve repairs; the best point is kept), later the step to the boundary; when it
    stays in the box, every bound coordinate whose multiplier has the wrong sign joins the
    face.  A face right at the first try ends it in one solve (measured at the bench size:
-   ~55 CG iterations; 2 to 5 faces in all).
+   ~55 CG iterations; 2 to 5 faces in all);
+3. with few examples, proximal point steps solved by semismooth Newton in the
+   ``m``-dimensional image (:mod:`cbviz.algorithms.mincq_newton`): from the start when the
+   program has more variables than examples and ``m <= 600`` (the Hessian has rank at most
+   ``m``, the faces above have more free coordinates than that, their systems are singular
+   and the polish does not settle: measured 20,000 products and a relative gap of 5e-3 on
+   breast cancer with every midpoint, 398 examples and 11,042 direct stumps, certified by
+   Newton in ~190 products), and in place of 1-2 once they have not certified the optimum
+   within 2,500 products (``m <= 2,000``).
 
 The quadratic is convex, so at any feasible ``x`` the duality (Frank-Wolfe) gap
 ``G^T x - min_{s in set} G^T s`` bounds ``f(x) - f*`` from above; the solver stops when it is
@@ -49,7 +58,7 @@ _MAX_CG = 300          # conjugate-gradient iterations per polish
 _GREEDY = 10           # polish rounds that take the projection onto a smaller face even if f rises
 _RELEASE = 1e-9        # bound coordinates join the face when their multiplier is this wrong (of max |G|)
 _FLAT = 1e-12          # curvature below this fraction of slope / (step to the boundary): a ray
-_FALLBACK = 2500       # products of accelerated gradient and polish before proximal Newton takes over
+_FALLBACK = 2500       # products before proximal Newton takes over (m <= NEWTON_MAX_EXAMPLES)
 
 
 @dataclass(frozen=True)
@@ -58,13 +67,15 @@ class GramFreeResult:
 
     ``x`` the feasible point, ``f = |H x|^2 / m``, ``gap`` the duality gap certifying
     ``f - f* <= gap``, ``kkt`` the largest KKT violation (gradient units) and ``gradient_scale``
-    ``max |G|`` to read it against, ``iterations`` accelerated-gradient iterations,
-    ``products`` operator products (``H x`` or ``H^T v``), ``status`` "optimal"
-    (``gap <= rtol f``), "stalled (round-off)" (``f`` unchanged to 64 ulps over three gap
-    checks: the gap left is what round-off lets one certify) or "max products";
-    ``phases`` the products by phase: "setup" (``H^T 1`` and the power iteration), "fista"
-    (accelerated gradient), "check" (duality gaps), "polish" (conjugate gradients on faces
-    and their steps) and "final" (the reported point's ``f``, gap and KKT residual).
+    ``max |G|`` to read it against, ``iterations`` accelerated-gradient iterations plus
+    Newton steps, ``products`` operator products (``H x`` or ``H^T v``), ``status`` "optimal"
+    (``gap <= rtol f``), "stalled (round-off)" (accelerated gradient: ``f`` unchanged to
+    64 ulps over three gap checks; Newton: no progress in the gap, see
+    :mod:`~cbviz.algorithms.mincq_newton`: the gap left is what round-off lets one certify) or
+    "max products"; ``phases`` the products by phase: "setup" (``H^T 1`` and the power
+    iteration), "fista" (accelerated gradient), "check" (duality gaps), "polish" (conjugate
+    gradients on faces and their steps), "newton" (proximal Newton's steps) and "final" (the
+    reported point's ``f``, gap and KKT residual); ``method`` the method(s) that ran.
     """
 
     x: np.ndarray
@@ -155,7 +166,9 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     metric.  When the face stops changing (``stable`` iterations), preconditioned conjugate
     gradients on the face (:mod:`cbviz.algorithms.mincq_precond`) polish the point.  Each
     FISTA iteration costs one ``H x`` and one ``H^T v`` (the extrapolated point's image is a
-    combination of the last two).
+    combination of the last two).  With few examples, proximal point steps solved by Newton
+    in the image (:func:`~cbviz.algorithms.mincq_newton.proximal_newton`, module docstring
+    step 3).
 
     Parameters
     ----------
@@ -184,6 +197,12 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     trace : list, optional
         Receives one dict per duality-gap check: ``products`` so far and by phase,
         ``iterations``, ``f``, ``gap``, ``seconds`` (the convergence log).
+    method : {"auto", "newton", "fista"}
+        "fista": accelerated gradient and face polish only (``precond`` for its polish);
+        "newton": proximal Newton from the start (its sets need ``jacobians``); "auto": Newton
+        from the start when :func:`~cbviz.algorithms.mincq_newton.use_newton` (more variables
+        than examples, ``m <= 600``), else accelerated gradient, which Newton takes over after
+        2,500 products without the certificate when ``m <= 2,000``.
 
     Returns
     -------

@@ -200,9 +200,11 @@ def show():
         status += f", test error {rec.test_error:.4f}"
     status += f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {rec.kl:.3f}"
     st.markdown(status)
-    if run.done:
-        st.success(f"Stopped after {n} iteration{'s' * (n > 1)}: {run.stop_reason}.",
-                   icon=":material/flag:")
+    if run.done:  # a solver that stopped short of its optimum is a warning, not a success
+        solved = run.history[-1].extra.get("solver_status", "optimal") == "optimal"
+        (st.success if solved else st.warning)(
+            f"Stopped after {n} iteration{'s' * (n > 1)}: {run.stop_reason}.",
+            icon=":material/flag:" if solved else ":material/warning:")
     frame = run.to_frame()
     if problem.split.X_train.shape[1] == 2:
         live_chart(decision_regions(w, rec), key="step_fig_regions")

@@ -203,3 +203,15 @@ def test_run_in_turn_reports_and_a_cancel_leaves_whole_iterations():
     run_in_turn(runs)
     ex, gr, table = lockstep(*args)
     pd.testing.assert_frame_equal(lockstep_table(*runs), table)
+
+
+def test_step_page_warns_when_a_solver_stopped_short(mincq_pima):
+    at = mincq_pima
+    if not at.session_state["run_step"]["run"].history:
+        at.button(key="step_once").click().run()
+    assert at.success[0].value.startswith("Stopped after 1 iteration: MinCq solved")
+    record = at.session_state["run_step"]["run"].history[0]
+    record.extra["solver_status"] = "max products"      # as a solve out of budget
+    at.run()
+    assert not at.success
+    assert at.warning[0].value.startswith("Stopped after 1 iteration")

@@ -77,6 +77,34 @@ def _monotone_root(step, lo, hi, start, tol, max_iter=200):
     return best[1]
 
 
+def _dual_maximum(value, hi):
+    """The largest value met while maximizing a concave function of ``beta >= 0`` given as
+    ``value(beta) -> (value, supergradient)``: from 0, doubling ``hi`` until the slope turns
+    non-positive, then bisection on the slope's sign to rounding.  Every value is a valid
+    lower bound when ``value`` is a Lagrangian dual (the linear minimum oracles)."""
+    best, slope = value(0.0)
+    if slope <= 0:
+        return best
+    for _ in range(200):
+        v, s = value(hi)
+        best = max(best, v)
+        if s <= 0:
+            break
+        hi *= 2.0
+    lo = 0.0
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        v, s = value(mid)
+        best = max(best, v)
+        if s > 0:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 4 * _EPS * hi:
+            break
+    return best
+
+
 def _box_ray(x, p, free, lo, hi):
     """Largest ``t >= 0`` keeping ``x + t p`` in ``[lo, hi]`` on the coordinates ``free``."""
     pf, xf = p[free], x[free]
@@ -381,28 +409,7 @@ class SimplexHalfspace:
             i = int(np.argmin(r))
             return beta * c + float(r[i]), c - float(a[i])
 
-        best, slope = value(0.0)
-        if slope <= 0:
-            return best
-        hi = (float(G.max() - G.min()) + 1.0) / max(float(a.max() - a.min()), 1e-300)
-        for _ in range(200):
-            v, s = value(hi)
-            best = max(best, v)
-            if s <= 0:
-                break
-            hi *= 2.0
-        lo = 0.0
-        for _ in range(100):
-            mid = 0.5 * (lo + hi)
-            v, s = value(mid)
-            best = max(best, v)
-            if s > 0:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo <= 4 * _EPS * hi:
-                break
-        return best
+        return _dual_maximum(value, (float(G.max() - G.min()) + 1.0) / max(float(a.max() - a.min()), 1e-300))
 
     def active(self, x, slack=0.0):
         """True when ``a^T x = c`` holds to rounding, or within ``slack`` (relative)."""
@@ -558,28 +565,7 @@ class L1Halfspace:
             i = int(np.argmax(np.abs(r)))
             return beta * c - abs(float(r[i])), c + float(a[i]) * np.sign(r[i])
 
-        best, slope = value(0.0)
-        if slope <= 0:
-            return best
-        hi = (2.0 * float(np.abs(G).max()) + 1.0) / max(float(np.abs(a).max()), 1e-300)
-        for _ in range(200):
-            v, s = value(hi)
-            best = max(best, v)
-            if s <= 0:
-                break
-            hi *= 2.0
-        lo = 0.0
-        for _ in range(100):
-            mid = 0.5 * (lo + hi)
-            v, s = value(mid)
-            best = max(best, v)
-            if s > 0:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo <= 4 * _EPS * hi:
-                break
-        return best
+        return _dual_maximum(value, (2.0 * float(np.abs(G).max()) + 1.0) / max(float(np.abs(a).max()), 1e-300))
 
     def _on_sphere(self, x):
         return float(np.abs(x).sum()) >= 1.0 - 8 * _EPS * x.size

@@ -2,16 +2,16 @@
 import time
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from cbviz import bounds, plots, progress
+from cbviz import bounds, plots
 from cbviz.algorithms.base import ParameterError
-from cbviz.algorithms.mincq import mincq_on_history
-from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
+from cbviz.algorithms.registry import ALGORITHMS
 from cbviz.export import table_csv
 from cbviz.ui import hide, runs, state, tasks
+from cbviz.ui import step_beside as beside
+from cbviz.ui import step_texts as texts
 from cbviz.ui.controls import param_widget, stored_params
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
@@ -19,8 +19,6 @@ from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.ui.text import md
 
 STORE = runs.VIEW_STORE
-# the long computations behind two toggles of the page: task name -> the toggle's key
-TOGGLES = {"other_rule": "step_other_rule", "mincq_beside": "step_mincq_beside"}
 settings, problem = require_problem()
 page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5,
                            # each chart costs time per step; the plane is drawn for 2-D data
@@ -50,8 +48,8 @@ st.title(f"Step through {spec.name}")
 st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
 stopped = tasks.stopped_notice("step")
-if stopped in TOGGLES:  # its chart stays off until asked for again (it would restart at once)
-    st.session_state[TOGGLES[stopped]] = False
+if stopped in beside.TOGGLES:  # its chart stays off until asked (it would restart at once)
+    st.session_state[beside.TOGGLES[stopped]] = False
 if hide.hidden("algorithm"):  # a class link chose them: the stored values, no controls
     algorithm, max_iter, speed = page["algorithm"], page["max_iter"], page["speed"]
     max_iter, speed = (max_iter, speed) if spec.iterative else (1, None)
@@ -221,9 +219,9 @@ def show():
     chosen = [c for c in charts if c in (chosen or [])]
     if "Risk bounds" in chosen:
         live_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds")
-        st.caption(prior_note())
+        st.caption(texts.prior_note(problem))
         with st.expander("What is this?"):
-            st.markdown(explain_bounds(frame, t))
+            st.markdown(texts.explain_bounds(frame, t, settings.delta))
     for name in chosen:  # one per row: side by side they would be 270 px wide at 1024 px
         build, text = charts[name]
         if build is not None:
@@ -231,8 +229,8 @@ def show():
             with st.expander("What is this?"):
                 st.markdown(text)
     if algorithm == "cbboost" and not hide.hidden("advanced"):
-        other_rule(frame, t)
-        mincq_beside(frame, t)
+        beside.other_rule(run, params, start_twin, frame, t)
+        beside.mincq_beside(run, frame, t)
     if "Voters table" in chosen:
         st.markdown(f"**Voters in the vote** ({rec.n_voters})")
         st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]),
@@ -286,147 +284,6 @@ def available_charts(frame, t, w, M):
             "fixed. Theorem 3 gives its minimum in closed form; Property 1 the decrease.")
     charts["Voters table"] = (None, None)
     return charts
-
-
-def prior_note():
-    """What the bounds assume about the prior, for the settings in use."""
-    m = problem.split.X_train.shape[0]
-    if problem.X_prior is None:
-        return ("The voters were built from the whole training part, as the papers do. Strictly, "
-                "the PAC-Bayes theorems need the prior (uniform over the pool) chosen before "
-                "seeing the sample they count; set a prior part in the sidebar (Split, noise, "
-                "normalization) for bounds that hold as stated.")
-    k = problem.X_prior.shape[0]
-    return (f"The voters were built from a held-out prior part of {k} examples; the algorithm "
-            f"learns on, and the bounds count, the other m = {m}. The price: m is {k + m} − {k}, "
-            "so the bounds' deviation terms (∝ 1/√m) are larger and the voters saw fewer "
-            "examples. The gain: the uniform prior does not depend on those m examples, as the "
-            "theorems require.")
-
-
-def explain_bounds(frame, t):
-    """The bound panel explained with the run's own numbers."""
-    text = ("The empirical C-bound 1 − μ₁²/μ₂ (Bauvin et al. 2020, *Fast greedy C-bound "
-            "minimization with guarantees*, Definition 7) upper-bounds the training error when "
-            "μ₁ > 0 (Corollary 1). The four PAC-Bayes bounds bound the true risk of the majority "
-            f"vote: {', '.join(bounds.PAC_BOUNDS.values())}. Each holds with probability at "
-            f"least 1 − δ = {1 - settings.delta:.3f} over the draw of the training sample; all "
-            f"four together with probability at least 1 − 4δ = {1 - 4 * settings.delta:.3f}.")
-    if t < 2:
-        return text
-    now, first = frame.iloc[t - 1], frame.iloc[0]
-    key, _ = bounds.tightest(now)
-    lowest = int(frame[key].iloc[:t].to_numpy().argmin()) + 1
-    if now["c_bound"] < first["c_bound"] and lowest < t:
-        text += (f"\n\n**Why the bounds can rise while the C-bound falls.** From iteration 1 to "
-                 f"{t} the C-bound fell from {first['c_bound']:.3f} to {now['c_bound']:.3f}, but "
-                 f"the tightest bound here ({bounds.PAC_BOUNDS[key]}) was lowest at iteration "
-                 f"{lowest}. As the weight spreads over more voters, the mean of the normalized "
-                 f"margin μ₁ fell from {first['mu1']:.3f} to {now['mu1']:.3f} (the Gibbs risk "
-                 f"r = (1 − μ₁)/2 rose from {first['gibbs_risk']:.3f} to {now['gibbs_risk']:.3f}). "
-                 "The C-bound is a ratio and does not mind a smaller μ₁ when μ₂ shrinks with it; "
-                 "the PAC-Bayes bounds add deviation terms that do not shrink with μ₁. KL(Q‖P) "
-                 f"went from {first['kl']:.2f} to {now['kl']:.2f} nats.")
-    return text
-
-
-def other_rule(frame, t):
-    """The same CB-Boost run with the other eligibility rule, side by side, on request."""
-    other = "all" if params["eligible"] == "theorem3" else "theorem3"
-    if not st.toggle(f"Compare with eligible='{other}'", key=TOGGLES["other_rule"],
-                     help="runs CB-Boost again with the other eligibility rule, as far as this "
-                          "run, and draws both C-bounds"):
-        return
-    twin = catch_up("other_rule", lambda: extend_other_rule(in_fragment=True))
-    both = frame[["iteration", "c_bound"]].merge(
-        twin.to_frame()[["iteration", "c_bound"]], on="iteration", how="outer",
-        suffixes=("", "_other"))
-    live_chart(plots.series_figure(
-        both, {"c_bound": f"eligible='{params['eligible']}' (this run)",
-               "c_bound_other": f"eligible='{other}'"}, current=t, uirevision="other_rule",
-        title="Which voters may enter<br><sup>theorem3: γ(h) > 0 only (Theorem 3's hypothesis); "
-              "all: every voter, by its exact decrease</sup>", y_title="empirical C-bound"),
-        key="step_fig_other_rule")
-
-
-def catch_up(name, extend):
-    """The result of toggle task ``name`` brought up to the run's iteration: by ``extend``
-    here when it is short (it returns None when it would take long), else in a whole-page
-    run with a progress bar and a Cancel."""
-    result = extend()
-    if result is None:
-        tasks.request("step", name)
-        st.rerun()
-    return result
-
-
-def extend_other_rule(in_fragment=False):
-    """The twin run (the other eligibility rule) stepped to the run's iteration, kept between
-    steps (each step of the run adds one of the twin's).  In the fragment: None instead of
-    a catch-up that may take over half a second."""
-    if not in_fragment and tasks.take("step", "other_rule") is None:
-        return None
-    other = "all" if params["eligible"] == "theorem3" else "theorem3"
-    cached = st.session_state.get("step_other_cache")
-    if cached is None or cached["run"] is not run or cached["other"] != other:
-        twin = make_algorithm("cbboost", run.max_iter, settings.delta,
-                              **{**params, "eligible": other}).start(
-            problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
-        cached = {"run": run, "other": other, "twin": twin}
-        st.session_state["step_other_cache"] = cached
-    twin = cached["twin"]
-    missing = 0 if twin.done else len(run.history) - len(twin.history)
-    if missing <= 0:
-        return twin
-    if in_fragment:
-        if runs.should_take_long(run, missing):
-            return None
-        runs.take_steps(twin, missing)
-        return twin
-    with tasks.running("step", f"CB-Boost with eligible='{other}' to iteration "
-                               f"{len(run.history)}", name="other_rule"):
-        runs.take_steps(twin, missing)
-    return twin
-
-
-def mincq_beside(frame, t):
-    """MinCq on the voters CB-Boost chose so far (CB-Boost paper, Fig. 5), on request."""
-    if not st.toggle("Compare with MinCq on CB-Boost's voters (Fig. 5)",
-                     key=TOGGLES["mincq_beside"],
-                     help="at each iteration, the lowest C-bound that any non-negative weights "
-                          "on the voters chosen so far reach (one quadratic program each)"):
-        return
-    table = catch_up("mincq_beside", lambda: extend_mincq_beside(in_fragment=True))
-    live_chart(plots.mincq_on_voters_figure(frame, table, current=t), key="step_fig_mincq")
-
-
-def extend_mincq_beside(in_fragment=False):
-    """MinCq(CB-Boost) at every iteration of the run, kept between steps (a step adds one
-    program).  In the fragment: None instead of more than two programs."""
-    if not in_fragment and tasks.take("step", "mincq_beside") is None:
-        return None
-    cached = st.session_state.get("step_mincq_cache")
-    if cached is None or cached["run"] is not run:
-        cached = {"run": run, "rows": []}
-        st.session_state["step_mincq_cache"] = cached
-    todo = range(len(cached["rows"]) + 1, len(run.history) + 1)
-    if in_fragment and len(todo) > 2:
-        return None
-
-    def solve():
-        # row by row: a cancel keeps the programs solved
-        for k, it in enumerate(todo):
-            with progress.part(k / len(todo), (k + 1) / len(todo)):
-                cached["rows"].append(mincq_on_history(run, [it]))
-
-    if todo and in_fragment:
-        solve()
-    elif todo:
-        with tasks.running("step", f"MinCq on CB-Boost's voters at iterations {todo.start} to "
-                                   f"{todo.stop - 1}", name="mincq_beside"):
-            solve()
-    return pd.concat(cached["rows"], ignore_index=True) if cached["rows"] else \
-        mincq_on_history(run, [])
 
 
 def data_overview():
@@ -520,9 +377,10 @@ def export():
             st.rerun()
 
 
+start_twin = beside.twin_starter(problem, run.max_iter, settings.delta)
 advance(in_fragment=False)
-extend_other_rule()
-extend_mincq_beside()
+beside.extend_other_rule(run, params, start_twin)
+beside.extend_mincq_beside(run)
 st.fragment(panel)()
 if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
     with st.expander("The data"):

@@ -1,4 +1,5 @@
-"""The Gram-free MinCq solver (mincq_solver, mincq_sets, mincq_precond) against cvxopt.
+"""The Gram-free MinCq solver (mincq_solver, mincq_polish, mincq_sets, mincq_precond) against
+cvxopt.
 
 The reference solves each program with cvxopt (qp.solve_qp) on the dense Gram matrix, built
 here from the definitions.  Tolerances (fixed seeds everywhere):

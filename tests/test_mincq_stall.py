@@ -214,7 +214,7 @@ def test_l1_halfspace_projection_and_linear_minimum(seed):
 def test_michelot_threshold_of_huge_values():
     """The simplex's threshold ``nu`` (``sum max(y - nu, 0) = 1``) of values above 2^53: the
     first guess ``max(y) - 1`` used to round to ``max(y)``, leaving no value above it."""
-    from cbviz.algorithms.mincq_sets import _simplex_nu
+    from cbviz.algorithms.mincq_simplex import _simplex_nu
     y = np.array([3e16, 0.0, -5.0, 3e16 - 1e3])
     assert abs(_simplex_nu(y) - (3e16 - 1.0)) <= 8.0
     assert _simplex_nu(np.array([0.25, 0.5, 2.0])) == pytest.approx(1.0)

@@ -59,6 +59,8 @@ import numpy as np
 import scipy.linalg as sla
 from threadpoolctl import threadpool_limits
 
+from .mincq_roots import _dot
+
 __all__ = ["NEWTON_EXAMPLES", "NEWTON_MAX_EXAMPLES", "proximal_newton", "use_newton"]
 
 # examples up to which proximal Newton solves a program with more variables than examples from
@@ -84,9 +86,6 @@ def use_newton(m, n):
     ``m x m`` algebra is then cheap)."""
     return n > m and m <= NEWTON_EXAMPLES
 
-
-def _dot(u, v):
-    return float(np.einsum("i,i->", u, v))
 
 
 class _Gram:

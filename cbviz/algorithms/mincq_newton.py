@@ -87,7 +87,6 @@ def use_newton(m, n):
     return n > m and m <= NEWTON_EXAMPLES
 
 
-
 class _Gram:
     """``H_D H_D^T`` (``m x m``) for a set of columns ``D`` that changes a little at a time:
     from the last one by adding and removing the columns that changed, from scratch, or as the

@@ -336,6 +336,20 @@ def _block_patterns(codes, slot, rank, order, start, stop, block, pats, gram, wi
 
 
 @numba.njit(**_JIT)
+def _bucket_term(c, logs, table, sign_k, bit, width, gamma):
+    """Bucket ``c`` = (y, pattern p) of the exponential loss's log-space sums for voter
+    ``k`` (pattern bit ``bit``): ``(group, log term)``, group 1 where ``y sign_k h_k(p) = +1``
+    and the term its log sum of exp(-M / gamma) moved by the block's changes ``-y table[p] /
+    gamma``; ``(-1, -inf)`` for an empty bucket or a pattern beyond ``width``."""
+    p = c & 255
+    if p >= width or logs[c] == -np.inf:
+        return -1, -np.inf
+    yc = 1.0 if c >= 256 else -1.0
+    z = yc * sign_k * (1.0 if p & bit else -1.0)
+    return (1 if z > 0 else 0), logs[c] - yc * table[p] / gamma
+
+
+@numba.njit(**_JIT)
 def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, w, kind, C,
                   gamma, z_sq, last, table, r, e, factor, cur, hist, top, total, logs):
     """The sequential part of a stump pass over ``order[start:stop]`` (blocks ``pats``,
@@ -407,20 +421,14 @@ def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, 
                 # log sum exp(-M / gamma) moves by -y table[p] / gamma with the block's changes
                 tops = np.full(2, -np.inf)
                 for c in range(512):
-                    p = c & 255
-                    if p < width and logs[c] > -np.inf:
-                        yc = 1.0 if c >= 256 else -1.0
-                        z = yc * sign[k] * (1.0 if p & bit else -1.0)
-                        gi = 1 if z > 0 else 0
-                        tops[gi] = max(tops[gi], logs[c] - yc * table[p] / gamma)
+                    gi, term = _bucket_term(c, logs, table, sign[k], bit, width, gamma)
+                    if gi >= 0:
+                        tops[gi] = max(tops[gi], term)
                 acc = np.zeros(2)
                 for c in range(512):
-                    p = c & 255
-                    if p < width and logs[c] > -np.inf:
-                        yc = 1.0 if c >= 256 else -1.0
-                        z = yc * sign[k] * (1.0 if p & bit else -1.0)
-                        gi = 1 if z > 0 else 0
-                        acc[gi] += math.exp(logs[c] - yc * table[p] / gamma - tops[gi])
+                    gi, term = _bucket_term(c, logs, table, sign[k], bit, width, gamma)
+                    if gi >= 0:
+                        acc[gi] += math.exp(term - tops[gi])
                 for gi in range(2):
                     log_w[gi] = tops[gi] + math.log(acc[gi]) if acc[gi] > 0 else -np.inf
                 change = line_min(kind, 0.0, 0.0, v, log_w, w[k], n, C, gamma)

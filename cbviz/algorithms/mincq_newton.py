@@ -153,7 +153,7 @@ def proximal_newton(q, fset, x, F, f, sigma, *, rtol, max_products, trace=None, 
     duality gap is at most ``rtol f`` or ``max_products`` operator products.
 
     ``q`` is the solver's product counter (:class:`cbviz.algorithms.mincq_solver._Moment`:
-    every product is counted and reported, each gap check recorded with ``q.checked``),
+    every product is counted and reported, each gap check made with ``q.check``),
     ``sigma`` the first proximal parameter, ``trace`` (optional) a list that receives one dict
     per gap check (see :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`), ``t0``
     and ``clock`` its time origin and clock.  Returns ``(x, F, f, status, steps)``: status
@@ -171,13 +171,7 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
     status, steps, outer, flat, best_gap, best = "max products", 0, 0, 0, np.inf, None
     grew = False                           # the last step lengthened the next one
     while True:
-        q.phase = "check"
-        G = q.gradient(F)
-        gap = _dot(G, x) - fset.lmo_value(G)
-        q.checked(gap, f)
-        if trace is not None:
-            trace.append(dict(products=q.products, iterations=steps, f=f, gap=gap,
-                              seconds=clock() - t0, **q.by_phase))
+        G, gap = q.check(fset, x, F, f, steps, trace, clock() - t0)
         if gap <= rtol * f:
             status = "optimal"
             break

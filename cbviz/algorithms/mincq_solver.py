@@ -100,8 +100,20 @@ class _Moment:
                         f"{self.products} operator products{gap} (the solver stops at "
                         f"{self.rtol:g})")
 
-    def checked(self, gap, f):
-        """Record a duality-gap check (for the progress estimate)."""
+    def check(self, fset, x, F, f, iterations, trace=None, seconds=0.0):
+        """The duality-gap check at ``x`` (``F = H x``, ``f = |F|^2 / m``): ``(G, gap)`` with
+        ``G`` the gradient and ``gap = G^T x - min_{s in fset} G^T s``; recorded for the
+        progress estimate and, with ``trace``, in the convergence log."""
+        self.phase = "check"
+        G = self.gradient(F)
+        gap = _dot(G, x) - fset.lmo_value(G)
+        self._checked(gap, f)
+        if trace is not None:
+            trace.append(dict(products=self.products, iterations=iterations, f=f, gap=gap,
+                              seconds=seconds, **self.by_phase))
+        return G, gap
+
+    def _checked(self, gap, f):
         self.ratio = max(gap, 0.0) / f if f > 0 else 0.0
         if self.first_ratio is None:
             self.first_ratio = max(self.ratio, self.rtol)
@@ -222,13 +234,7 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     check, flat, last_f = True, 0, np.inf
     while True:
         if check:
-            q.phase = "check"
-            G = q.gradient(F)
-            gap = _dot(G, x) - fset.lmo_value(G)
-            q.checked(gap, f)
-            if trace is not None:
-                trace.append(dict(products=q.products, iterations=outer, f=f, gap=gap,
-                                  seconds=time.perf_counter() - t0, **q.by_phase))
+            G, gap = q.check(fset, x, F, f, outer, trace, time.perf_counter() - t0)
             if gap <= rtol * f:
                 status = "optimal"
                 break

@@ -12,6 +12,7 @@ from cbviz.ui import hide, lesson_state, runs
 from cbviz.ui.glossary import symbol_popover
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import require_problem
+from cbviz.ui.teacher import teacher_panel
 from cbviz.ui.text import md
 
 PAGES = {"step": "app_pages/step_through_cbboost.py", "explorer": "app_pages/cbound_explorer.py",
@@ -38,31 +39,6 @@ def catalogue():
                         f"{len(lesson.stages)} stages  \n{lesson.summary}")
             c2.button("Start", key=f"lesson_start_{n}", on_click=lesson_state.enter,
                       args=(n,), width="stretch", type="primary" if n == 1 else "secondary")
-
-
-def teacher_panel():
-    """Compose a class link that opens a lesson at a stage with parts hidden, and its QR code."""
-    if hide.hidden("teacher"):
-        return
-    with st.expander("For teachers: a class link", icon=":material/qr_code_2:"):
-        c1, c2 = st.columns(2)
-        n = c1.selectbox("Lesson", range(1, len(LESSONS) + 1), key="teacher_lesson",
-                         format_func=lambda i: f"{i}. {LESSONS[i - 1].title}")
-        stage = c2.number_input("Stage", 1, len(LESSONS[n - 1].stages), key=f"teacher_stage_{n}")
-        parts = st.multiselect("Hide", list(hide.PARTS), key="teacher_hide",
-                               default=["navigation", "advanced", "export", "teacher"],
-                               help="hidden parts are not drawn; students get one button that "
-                                    "shows them again")
-        st.markdown("Parts that can be hidden: " + "; ".join(
-            f"**{k}**: {v}" for k, v in hide.PARTS.items()))
-        url = lesson_state.class_link(st.context.url or "http://localhost:8501/lessons", n,
-                                      int(stage), parts)
-        st.code(url, language=None, wrap_lines=True)
-        c_qr, c_text = st.columns([1, 2])
-        c_qr.image(lesson_state.qr_png(url), width=260,
-                   caption=f"Lesson {n}, stage {stage}")
-        c_text.markdown("Project the code or paste the link: it opens the lesson's data and "
-                        "run at that stage, with the parts above hidden.")
 
 
 def action_widgets(stage, lab, k):

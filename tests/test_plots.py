@@ -81,7 +81,27 @@ def check_common(fig, uirevision, expected_names):
     if len(visible) > 1:
         assert fig.layout.showlegend is True
         assert fig.layout.legend.orientation == "h"
+    check_colorbars(fig)
     fig.to_json()  # serializes
+
+
+def shown_colorbars(fig):
+    return [t.colorbar for t in fig.data if "colorbar" in t and t.showscale is not False]
+
+
+def check_colorbars(fig):
+    """Each colorbar Plotly draws stays in the figure at any width: it starts at the plot's right
+    edge (x = 1 in paper units, anchored on its left), spans at most the plot's height, and
+    the fixed right margin (px) holds its pad, bar, tick labels (6.5 px a character of a 12 px
+    font) and a title on its right side; the margin still leaves most of a 480 px plot."""
+    for bar in shown_colorbars(fig):
+        assert (bar.xref or "paper") == "paper" and bar.x == 1.0 and bar.xanchor == "left"
+        y, half = 0.5 if bar.y is None else bar.y, (1.0 if bar.len is None else bar.len) / 2
+        assert (bar.yanchor or "middle") == "middle" and 0 <= y - half and y + half <= 1
+        labels = list(bar.ticktext or ()) or ["−0.5", "0.8"]
+        title = bar.title.text and bar.title.side == "right"
+        need = bar.xpad + bar.thickness + 6.5 * max(len(t) for t in labels) + 16 * bool(title)
+        assert need <= fig.layout.margin.r <= 0.3 * 480, (fig.layout.margin.r, need)
 
 
 def test_template_is_plotly_white(frame):
@@ -459,3 +479,25 @@ def test_large_data_scatters_draw_a_stated_fixed_sample_with_webgl():
     assert np.array_equal(again.data[0].x, figs[0].data[0].x)  # the same sample every time
     small = projection_figure(X[:300], y[:300])
     assert all(t.type == "scatter" for t in small.data) and "sample" not in small.layout.title.text
+
+
+def test_every_colorbar_sits_inside_its_figure(run, pool, data):
+    """The figures that show a colorbar (the C-bound map, the input plane with its scale,
+    Fig. 3's heatmap) keep it in the figure; the plane without its scale keeps a thin margin."""
+    from cbviz.experiments.noise import fig3_heatmap
+    from cbviz.explorer import c_bound_grid
+    from cbviz.plots.explorer import c_bound_map_figure
+    X, y, _, _ = data
+    xe, ye, (xx, yy) = grid(X)
+    Z = np.tanh(xx - yy)
+    diff = pd.DataFrame({"dataset": ["a", "a"], "noise": [0.0, 0.5],
+                         "better": ["CB-Boost", "AdaBoost"], "difference": [-0.01, 0.02],
+                         **{k: [0.1, 0.1] for k in ("cbboost_mean", "cbboost_std",
+                                                    "adaboost_mean", "adaboost_std")}})
+    figs = [c_bound_map_figure(c_bound_grid(axes, 21)) for axes in ("risks", "moments")]
+    figs += [P.decision_figure(xe, ye, Z, X, y), fig3_heatmap(diff)]
+    for fig in figs:
+        assert len(shown_colorbars(fig)) == 1
+        check_colorbars(fig)
+    hidden = P.decision_figure(xe, ye, Z, X, y, show_scale=False)
+    assert not shown_colorbars(hidden) and hidden.layout.margin.r < 30

@@ -21,7 +21,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..algorithms import ParameterError
-from ..plots.style import GREEN, ORANGE, SKY
+from ..plots.style import GREEN, ORANGE, SKY, colorbar, colorbar_room
 from .runner import Experiment
 from .table2 import (
     ALGORITHM_LABELS,
@@ -111,14 +111,14 @@ def fig3_heatmap(table, title="CB-Boost vs AdaBoost under Gaussian feature noise
                 f"<br>{r['better']}" if known else f"{d}, σ = {s:g}: not computed")
     scale = [[0.0, GREEN], [1 / 3, GREEN], [1 / 3, SKY], [2 / 3, SKY], [2 / 3, ORANGE],
              [1.0, ORANGE]]
+    bar = colorbar(tickvals=[0, 1, 2],
+                   ticktext=["CB-Boost better", "equivalent", "AdaBoost better"])
     fig = go.Figure(go.Heatmap(
         z=z, x=[f"{s:g}" for s in levels], y=order, text=text, texttemplate="%{text}",
         textfont={"size": 13},
         customdata=hover, hovertemplate="%{customdata}<extra></extra>", zmin=-0.5, zmax=2.5,
-        colorscale=scale, xgap=2, ygap=2,
-        colorbar={"tickvals": [0, 1, 2],
-                  "ticktext": ["CB-Boost better", "equivalent", "AdaBoost better"]}))
-    fig.update_layout(template="plotly_white", title=title,
+        colorscale=scale, xgap=2, ygap=2, colorbar=bar))
+    fig.update_layout(template="plotly_white", title=title, margin={"r": colorbar_room(bar)},
                       height=max(340, 160 + 50 * len(order)),
                       xaxis_title="noise level σ (× each feature's std)",
                       yaxis={"title": "data set", "autorange": "reversed"},

@@ -24,6 +24,7 @@ from .style import (
     _figure,
     _g,
     _style,
+    colorbar,
 )
 
 # the four bounds in the colors and dashes of the step page's risk-bound figure
@@ -75,7 +76,7 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
         contours=dict(start=0.0, end=1.0, size=0.1, coloring="heatmap", showlabels=True,
                       labelfont=dict(size=10, color="white")),
         line=dict(width=0.8, color="rgba(255,255,255,0.6)"),
-        colorbar=dict(title=dict(text="C-bound", side="right"), thickness=14, len=0.8),
+        colorbar=colorbar("C-bound"),
         hovertemplate=(f"{sx} = %{{x:.3f}}<br>{sy} = %{{y:.3f}}<br>C-bound = %{{z:.3f}}"
                        "<br>first-order 2r = %{customdata:.3f}<extra></extra>")))
     bx, by = _boundary(axes)

@@ -21,6 +21,7 @@ from .style import (
     _g,
     _safe,
     _style,
+    colorbar,
 )
 
 MAX_POINTS = 2000   # drawn per part (training, test): a browser draws this many at once
@@ -153,8 +154,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     fig.add_trace(go.Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
         colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False, showscale=show_scale,
-        colorbar=dict(title=dict(text="vote", side="top"), thickness=12, len=0.8,
-                      tickvals=[-1, -0.5, 0, 0.5, 1]),
+        colorbar=colorbar("vote", side="top", tickvals=[-1, -0.5, 0, 0.5, 1]),
         hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
     bx, by = _boundary(gx, gy, Z)
     if bx.size:

@@ -22,6 +22,7 @@ HEIGHT = 380
 # the sidebar open): legend rows and subtitle lines are laid out for it, so nothing overlaps
 # there (a wider window only leaves room to spare under the legend)
 FULL_WIDTH = 480
+MARGIN_RIGHT = 18  # px right of the plot when no colorbar sits there
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -112,6 +113,32 @@ def _g(x):
 _TEMPLATE = pio.templates["plotly_white"]
 
 
+def colorbar(title=None, *, side="right", **extra):
+    """A vertical colorbar that starts at the plot's right edge (``x = 1`` in paper units) and
+    extends a fixed number of pixels into the right margin, so it stays inside the figure at
+    any width once that margin is :func:`colorbar_room` wide (:func:`_style` makes it so)."""
+    bar = dict(x=1.0, xref="paper", xanchor="left", xpad=6, thickness=12, len=0.8, **extra)
+    if title:
+        bar["title"] = dict(text=title, side=side)
+    return bar
+
+
+def colorbar_room(bar):
+    """Right margin (px) a :func:`colorbar` needs: its pad, bar, tick labels (about 7 px a
+    character, at least 4 characters: "−0.5") and a title on its right side."""
+    labels = [str(t) for t in bar.get("ticktext") or ()] or ["−0.5"]
+    title = bar.get("title") or {}
+    side = 22 if title.get("text") and title.get("side", "top") == "right" else 0
+    return int(bar.get("xpad", 10) + bar.get("thickness", 30) + 6
+               + 7 * max(4, *map(len, labels)) + side)
+
+
+def _shown_colorbars(fig):
+    """The colorbars of ``fig`` Plotly draws (of traces that do not hide their scale)."""
+    return [t.colorbar.to_plotly_json() for t in fig.data
+            if "colorbar" in t and getattr(t, "showscale", None) is not False]
+
+
 def _figure(*traces):
     """A new figure that skips Plotly's re-validation of every update.
 
@@ -134,11 +161,13 @@ def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode
     merged in), made in one go: Plotly's ``update_layout`` walks every key it is given and
     costs about 10 times more, on every chart of every Step.  The margins are set here
     (title lines, legend rows) and not grown by Plotly (``automargin``): measuring and growing
-    them costs the browser a second layout pass on every redraw.
+    them costs the browser a second layout pass on every redraw.  The right margin holds the
+    figure's colorbar, if it shows one (:func:`colorbar`).
     """
     shown = [t for t in fig.data if t.showlegend is not False]
     multi = len(shown) > 1
     legend_room = _legend_rows(shown, legend_width) * 21 if multi else 0
+    right = max([MARGIN_RIGHT, *map(colorbar_room, _shown_colorbars(fig))])
     title, title_lines = _readable_title(title, legend_width)
     x = {"title": {"text": x_title}, "automargin": False}
     if x_title == ITERATION_AXIS:  # whole iterations only: no 1.5 ticks on short runs
@@ -156,7 +185,7 @@ def _style(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode
         showlegend=multi,
         legend=dict(orientation="h", x=0.0, xanchor="left", y=0.0, yref="container",
                     yanchor="bottom", font=dict(size=11), itemsizing="constant"),
-        margin=dict(l=64, r=18, t=50 + 18 * title_lines, b=60 + legend_room, autoexpand=False),
+        margin=dict(l=64, r=right, t=50 + 18 * title_lines, b=60 + legend_room, autoexpand=False),
         font=dict(size=12),
         xaxis={**x, **(xaxis or {})},
         yaxis={"title": {"text": y_title}, "automargin": False, **(yaxis or {})},

@@ -501,3 +501,19 @@ def test_every_colorbar_sits_inside_its_figure(run, pool, data):
         check_colorbars(fig)
     hidden = P.decision_figure(xe, ye, Z, X, y, show_scale=False)
     assert not shown_colorbars(hidden) and hidden.layout.margin.r < 30
+
+
+def test_a_one_shot_solver_is_a_large_labelled_marker_in_the_legend(frame):
+    """MinCq's run has one record: its value is a large diamond with "MinCq <value>" written
+    beside it, named in the legend; the curves keep their lines and small markers."""
+    one = pd.DataFrame({"iteration": [1], "train_error": [0.41234]})
+    fig = P.compare_figure({"CB-Boost": frame, "MinCq": one}, "train_error", title="Training",
+                           y_title="error")
+    check_common(fig, "compare_train_error", ["CB-Boost", "MinCq"])
+    point, curve = trace(fig, "MinCq"), trace(fig, "CB-Boost")
+    assert list(point.x) == [1] and list(point.y) == [0.41234]
+    assert point.marker.size >= 12 and point.marker.symbol == "diamond"
+    assert "text" in point.mode and list(point.text) == ["MinCq 0.4123"]
+    assert point.cliponaxis is False and point.showlegend is not False
+    assert fig.layout.showlegend is True
+    assert curve.mode == "lines+markers" and curve.marker.size < 12 and not curve.text

@@ -19,6 +19,7 @@ from .style import (
     _column,
     history_frame,
     _figure,
+    _g,
     _iterations,
     _style,
 )
@@ -37,7 +38,8 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
     """``column`` of every algorithm's records against ``x_column`` (one line each).
 
     ``frames``: display name -> per-iteration DataFrame.  Algorithms without the column
-    (e.g. the C-bound of a scikit-learn baseline) are left out and named in the subtitle.
+    (e.g. the C-bound of a scikit-learn baseline) are left out and named in the subtitle; one
+    with a single value (MinCq's one program) is a large diamond labelled with that value.
 
     Examples
     --------
@@ -62,10 +64,21 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
             continue
         x = _iterations(frame) if x_column == "iteration" else _column(frame, x_column)
         color, dash = _style_of(i)
+        hover = f"{name}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4g}}<extra></extra>"
+        known = np.flatnonzero(np.isfinite(y))
+        if known.size == 1:  # a one-shot solver (MinCq): one point, drawn large and labelled
+            k = known[0]
+            fig.add_trace(go.Scatter(
+                x=x[known], y=y[known], mode="markers+text", name=name, hovertemplate=hover,
+                marker=dict(symbol="diamond", size=14, color=color,
+                            line=dict(color=BLACK, width=1.5)),
+                text=[f"{name} {_g(y[k])}"], textposition="middle right", cliponaxis=False,
+                textfont=dict(color=color, size=12)))
+            continue
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines+markers" if len(x) <= 40 else "lines", name=name,
             line=dict(color=color, width=2, dash=dash), marker=dict(size=4),
-            hovertemplate=f"{name}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4g}}<extra></extra>"))
+            hovertemplate=hover))
     if missing:
         title += f"<br><sup>not defined for: {', '.join(missing)}</sup>"
     fig = _style(fig, title=title, x_title=x_title, y_title=y_title,

@@ -37,15 +37,21 @@ def find_app():
     return next((p for p in (checkout, here) if p.is_file()), None)
 
 
-_APP_HELP = """usage: cbviz app [STREAMLIT OPTIONS]
+_APP_HELP = """usage: cbviz app [--public-url URL] [STREAMLIT OPTIONS]
 
 Start the cbviz app: `streamlit run app.py` in the folder of app.py (so that its
-.streamlit/config.toml applies), with every option passed through to `streamlit run`.
+.streamlit/config.toml applies), with every other option passed through to `streamlit run`.
+
+  --public-url URL   the address students open (http:// or https://, e.g. behind a proxy);
+                     the teacher's class link and QR code use it.  Passed to the app as
+                     CBVIZ_PUBLIC_URL.  Without it the link uses this machine's network
+                     address, or warns when the app only listens on this computer.
 
 examples:
   cbviz app                                   # http://localhost:8501
   cbviz app --server.port 8600 --server.headless true
   cbviz app --server.address 0.0.0.0          # reachable from the class's machines
+  cbviz app --public-url https://cbviz.school.example
 
 `streamlit run --help` lists every option.  app.py is found in the cbviz source checkout
 (an editable install) or in the current folder: `pip install .` installs the package
@@ -58,11 +64,19 @@ def _app(argv):
     if argv and argv[0] in ("-h", "--help"):
         print(_APP_HELP, end="")
         return 0
+    try:
+        argv, public_url = _public_url_option(argv)
+    except ValueError as exc:
+        print(f"cbviz app: --public-url: {exc}", file=sys.stderr)
+        return 2
     script = find_app()
     if script is None:
         print("cbviz app: no app.py here or in the cbviz source folder; run it from the "
               "repository folder", file=sys.stderr)
         return 2
+    if public_url:
+        from .ui.class_address import PUBLIC_URL_ENV
+        os.environ[PUBLIC_URL_ENV] = public_url
     os.chdir(script.parent)
     from streamlit.web import cli as streamlit_cli
     sys.argv = ["streamlit", "run", str(script), *argv]
@@ -70,6 +84,27 @@ def _app(argv):
         return streamlit_cli.main(prog_name="streamlit")
     except SystemExit as done:
         return done.code or 0
+
+
+def _public_url_option(argv):
+    """``argv`` without ``--public-url URL`` (or ``--public-url=URL``), and that URL checked
+    (None if absent); ValueError says what is wrong."""
+    from .ui.class_address import public_url_problem
+    rest, url = [], None
+    items = iter(argv)
+    for item in items:
+        if item == "--public-url":
+            url = next(items, "")
+        elif item.startswith("--public-url="):
+            url = item.split("=", 1)[1]
+        else:
+            rest.append(item)
+    if url is None:
+        return rest, None
+    problem = public_url_problem(url)
+    if problem:
+        raise ValueError(problem)
+    return rest, url.rstrip("/")
 
 
 @command("bench", "speed benchmark; the paper's Fig. 1 protocol")

@@ -4,8 +4,10 @@
 with one cookie secret, so a session that moves keeps valid upload tokens), writes
 ``deploy/nginx.conf.template`` with their addresses into a private folder and runs nginx on
 port P in front of them: WebSockets proxied, sticky sessions by a cookie (see the template),
-a dead worker's students passed to the next worker.  Every 2 s the workers' health endpoints
-are asked and a change is printed.  Ctrl-C (or SIGTERM) stops nginx and every worker.
+a dead worker's students passed to the next worker.  The workers are told where students reach
+the class (``--public-url``, and nginx's address), for the teacher's class link.  Every 2 s
+the workers' health endpoints are asked and a change is printed.  Ctrl-C (or SIGTERM) stops
+nginx and every worker.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..ui.class_address import LISTEN_ENV, PUBLIC_URL_ENV, public_url_problem
 from .server import ROOT, _free_port, healthy, serve, wait_healthy
 
 TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
@@ -93,10 +96,22 @@ def _start_nginx(config_text, folder):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def worker_env(secret, host, public_url=None):
+    """The environment every worker gets: the shared cookie secret, and for the class link
+    the address nginx listens on and the public URL (if given)."""
+    env = {"STREAMLIT_SERVER_COOKIE_SECRET": secret,   # not settable on the command line
+           LISTEN_ENV: host}
+    if public_url:
+        env[PUBLIC_URL_ENV] = public_url
+    return env
+
+
 @contextmanager
-def serve_class(workers=2, port=None, host="127.0.0.1", script=ROOT / "app.py", options=()):
-    """Start ``workers`` app processes and nginx on ``port`` (default: a free one); yield the
-    :class:`Class`; stop everything on exit."""
+def serve_class(workers=2, port=None, host="127.0.0.1", script=ROOT / "app.py", options=(),
+                public_url=None):
+    """Start ``workers`` app processes and nginx on ``host``:``port`` (default: a free port);
+    yield the :class:`Class`; stop everything on exit.  ``public_url``: the address students
+    open, for the class link."""
     if workers < 1:
         raise ServeError(f"--workers must be at least 1; got {workers}")
     port = port or _free_port()
@@ -104,7 +119,7 @@ def serve_class(workers=2, port=None, host="127.0.0.1", script=ROOT / "app.py", 
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cbviz-nginx-")))
         folder.chmod(0o755)   # nginx's workers (another user when it runs as root) write here
-        env = {"STREAMLIT_SERVER_COOKIE_SECRET": secret}   # not settable on the command line
+        env = worker_env(secret, host, public_url)
         running = [stack.enter_context(serve(script, "--server.address", "127.0.0.1", *options,
                                              env=env))
                    for _ in range(workers)]
@@ -150,14 +165,26 @@ def _parser():
     p.add_argument("--port", type=int, default=8501, help="public port of nginx")
     p.add_argument("--host", default="0.0.0.0",
                    help="address nginx listens on (0.0.0.0: every interface)")
+    p.add_argument("--public-url", type=_public_url, metavar="URL",
+                   help="the address students open, e.g. https://cbviz.school.example (behind "
+                        "another proxy or a DNS name); the teacher's class link and QR code "
+                        "use it.  Passed to the workers as CBVIZ_PUBLIC_URL.  Default: this "
+                        "machine's network address when --host is 0.0.0.0")
     return p
+
+
+def _public_url(text):
+    problem = public_url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text.rstrip("/")
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
     try:
-        with serve_class(args.workers, args.port, args.host) as cls:
+        with serve_class(args.workers, args.port, args.host, public_url=args.public_url) as cls:
             print(f"cbviz: {len(cls.workers)} workers behind nginx on "
                   f"http://{args.host}:{args.port} (Ctrl-C stops everything)", flush=True)
             for w in cls.workers:

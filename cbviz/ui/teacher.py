@@ -1,11 +1,13 @@
 """The Lessons page's panel for teachers: a class link that opens a lesson at a stage with
-parts of the interface hidden, and its QR code for a projector."""
+parts of the interface hidden, and its QR code for a projector, at an address students'
+devices can open (:mod:`cbviz.ui.class_address`)."""
 from __future__ import annotations
 
 import streamlit as st
 
 from ..lessons import LESSONS
 from . import hide, lesson_state
+from .class_address import page_class_base
 
 
 def teacher_panel():
@@ -23,8 +25,10 @@ def teacher_panel():
                                     "shows them again")
         st.markdown("Parts that can be hidden: " + "; ".join(
             f"**{k}**: {v}" for k, v in hide.PARTS.items()))
-        url = lesson_state.class_link(st.context.url or "http://localhost:8501/lessons", n,
-                                      int(stage), parts)
+        base, warning = page_class_base()
+        url = lesson_state.class_link(base, n, int(stage), parts)
+        if warning:
+            st.warning(warning, icon=":material/wifi_off:")
         st.code(url, language=None, wrap_lines=True)
         c_qr, c_text = st.columns([1, 2])
         c_qr.image(lesson_state.qr_png(url), width=260,

@@ -7,7 +7,7 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from cbviz.data import DataError
-from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step
+from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step, stopped_because
 from cbviz.ui import hide, lesson_state, runs
 from cbviz.ui.glossary import symbol_popover
 from cbviz.ui.messages import for_app
@@ -37,7 +37,7 @@ def catalogue():
             c1, c2 = st.columns([5, 1], vertical_alignment="center")
             c1.markdown(f"**{n}. {lesson.title}** · about {lesson.minutes} minutes, "
                         f"{len(lesson.stages)} stages  \n{lesson.summary}")
-            c2.button("Start", key=f"lesson_start_{n}", on_click=lesson_state.enter,
+            c2.button("Start", key=f"lesson_start_{n}", on_click=lesson_state.start,
                       args=(n,), width="stretch", type="primary" if n == 1 else "secondary")
 
 
@@ -47,19 +47,24 @@ def action_widgets(stage, lab, k):
     n = lesson_state.progress()["n"]
     if isinstance(action, Step):
         c = st.columns(3)
+        left = action.target - len(lab.run.history)
         if not action.done(lab):
             c[0].button("Step", key=f"lesson_step_{n}_{k}", on_click=runs.step,
                         args=(1, lab.run), width="stretch", icon=":material/footprint:")
-            label = ("To the end" if action.target >= lab.run.max_iter
-                     else f"Step to {action.target} voters")
-            c[1].button(label, key=f"lesson_steps_{n}_{k}", width="stretch",
-                        on_click=runs.step, args=(action.target - len(lab.run.history), lab.run))
-        c[2].markdown(f"The vote has **{len(lab.run.history)}** voter"
-                      f"{'s' * (len(lab.run.history) != 1)}"
-                      + (f"; it stopped: {md(lab.run.stop_reason)}." if lab.run.done else "."))
+            if left > 1:
+                label = ("To the end" if action.target >= lab.run.max_iter
+                         else f"Step to {action.target} voters")
+                c[1].button(label, key=f"lesson_steps_{n}_{k}", width="stretch",
+                            on_click=runs.step, args=(left, lab.run), type="primary")
+        size = len(lab.run.history)
+        c[2].markdown(f"The vote has **{size}** voter{'s' * (size != 1)}"
+                      + (f"; it stopped: {md(stopped_because(lab.run))}." if lab.run.done
+                         else "."))
     elif isinstance(action, Move):
         lesson_state.move_widget(action, lesson_state.progress()["explorer"],
                                  f"lesson_move_{n}_{k}")
+        if not action.done(lab):
+            st.info(action.hint(lab), icon=":material/swipe:")
     elif isinstance(action, Compute) and not action.done(lab):
         if st.button(action.label, key=f"lesson_compute_{n}_{k}", type="primary",
                      icon=":material/play_arrow:"):
@@ -73,63 +78,81 @@ def action_widgets(stage, lab, k):
             st.rerun()
 
 
-def question_widget(q, key):
-    if q.numeric:
-        integer = float(q.step).is_integer()
-        cast = int if integer else float
-        return st.number_input("Your guess", cast(q.low), cast(q.high), step=cast(q.step),
-                               value=None, key=key, placeholder="type a number")
-    return st.radio("Your guess", q.choices, index=None, key=key)
+def guess_form(q, n, k):
+    """The question's answer and its Lock button in one form: one click (or Enter) locks a
+    typed number or a chosen answer."""
+    with st.form(f"lesson_form_{n}_{k}", border=False):
+        if q.numeric:
+            cast = int if float(q.step).is_integer() else float
+            value = st.number_input("Your guess", cast(q.low), cast(q.high), step=cast(q.step),
+                                    value=None, key=f"lesson_q_{n}_{k}",
+                                    placeholder=f"a number from {q.low:g} to {q.high:g}")
+        else:
+            value = st.radio("Your guess", q.choices, index=None, key=f"lesson_q_{n}_{k}")
+        locked = st.form_submit_button("Lock in my guess", key=f"lesson_lock_{n}_{k}",
+                                       type="primary", icon=":material/lock:")
+    if locked and value is None:
+        st.warning("Type a number first, then lock it in." if q.numeric else
+                   "Choose an answer first, then lock it in.", icon=":material/edit:")
+    elif locked:
+        lesson_state.progress()["guesses"][k] = q.read(value)
+        st.rerun()
 
 
-def reveal_box(stage, lab, guess):
+def verdict(stage, rv, guess):
+    """The verdict and the run's first sentence, in one box right under the action."""
     q = stage.question
-    rv = stage.reveal(lab)
     answer = rv.answer if not q.numeric else f"{rv.answer:.3g}"
+    said = f"Your guess: {md(guess)}. Your run says: {md(answer)}.  \n{rv.headline}"
     if rv.right(q, guess):
-        st.success(f"**Right.** Your guess: {md(guess)}. Your run says: {md(answer)}.",
-                   icon=":material/check_circle:")
+        st.success(f"**Right.** {said}", icon=":material/check_circle:")
     else:
-        st.warning(f"**Not this time.** Your guess: {md(guess)}. Your run says: {md(answer)}.",
-                   icon=":material/lightbulb:")
-    st.markdown(rv.text)
-    if stage.formula:
-        st.latex(stage.formula)
-    st.caption(f"Source: {rv.source}")
+        st.warning(f"**Not this time.** {said}", icon=":material/lightbulb:")
+
+
+def why(stage, rv):
+    """The rest of the reveal, its formula and its paper, folded under the verdict."""
+    with st.expander("Why, with the numbers of your run and the paper", expanded=False):
+        if rv.why:
+            st.markdown(rv.why)
+        if stage.formula:
+            st.latex(stage.formula)
+        st.caption(f"Source: {rv.source}")
 
 
 def stage_view(lab, k):
-    """Stage ``k``: what to do, the question, then the action and the reveal."""
+    """Stage ``k``: what to do and the question; once answered, the action, then the verdict
+    with the navigation right under it; the chart last."""
     p = lesson_state.progress()
-    lesson, stage = lab.lesson, lab.lesson.stage(k)
+    n, lesson, stage = p["n"], lab.lesson, lab.lesson.stage(k)
     st.progress(k / len(lesson.stages), text=f"Stage {k} of {len(lesson.stages)}: {stage.title}")
-    st.markdown(f"**What to do.** {stage.do}")
-    symbol_popover(stage.symbols, key=f"lesson_glossary_{p['n']}_{k}")
-    st.markdown(f"**Question.** {stage.question.text}")
+    st.markdown(f"**What to do.** {stage.do}  \n**Question.** {stage.question.text}")
     guess = p["guesses"].get(k)
+    revealed = False
     if guess is None:
-        value = question_widget(stage.question, f"lesson_q_{p['n']}_{k}")
-        if st.button("Lock in my guess", key=f"lesson_lock_{p['n']}_{k}", type="primary",
-                     disabled=value is None, icon=":material/lock:"):
-            p["guesses"][k] = stage.question.read(value)
-            st.rerun()
+        guess_form(stage.question, n, k)
         st.caption("Answer first: the controls for this stage appear once your guess is in.")
-        figure(stage, lab, k, before=True)
-        return False
-    st.markdown(f"Your guess: **{md(guess)}**")
-    action_widgets(stage, lab, k)
-    figure(stage, lab, k)
-    if not stage.action.done(lab):
-        return False
-    reveal_box(stage, lab, guess)
-    return True
+    else:
+        st.markdown(f"Your guess: **{md(guess)}**")
+        action_widgets(stage, lab, k)
+        revealed = stage.action.done(lab)
+    rv = stage.reveal(lab) if revealed else None
+    if revealed:
+        verdict(stage, rv, guess)
+    navigation(lab, k, revealed)
+    if revealed:
+        why(stage, rv)
+    symbol_popover(stage.symbols, key=f"lesson_glossary_{n}_{k}")
+    figure(stage, lab, k, answered=guess is not None)
 
 
-def figure(stage, lab, k, before=False):
-    """The stage's chart (before the guess only when there is nothing left to do but look,
-    or a slider to move)."""
-    if stage.figure is None or (before and not (stage.action.done(lab)
-                                                or isinstance(stage.action, Move))):
+def figure(stage, lab, k, answered):
+    """The stage's chart: before the guess only when it does not give the answer away (a
+    chart to read or a slider to move), after it once the action is done."""
+    done = stage.action.done(lab)
+    if stage.figure is None or not (
+            (stage.figure_first or done) if answered else
+            (stage.figure_first and (done or isinstance(stage.action, Move)))):
         return
     fig = stage.figure(lab)
     if fig is not None:
@@ -137,20 +160,10 @@ def figure(stage, lab, k, before=False):
                         config={"displaylogo": False})
 
 
-def lesson_view():
-    p = lesson_state.progress()
-    n, k = p["n"], p["stage"]
-    lesson = LESSONS[n - 1]
-    run = runs.held_run(problem, settings, lesson.algorithm, lesson_state.full_params(lesson),
-                        lesson.max_iter)
-    lab = lesson_state.lab(settings, problem, run)
-    st.title(f"Lesson {n}: {lesson.title}")
-    st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} training "
-               f"examples · {problem.n_voters} voters · about {lesson.minutes} minutes")
-    with st.spinner("Catching up with the stages before this one..."):
-        lesson_state.catch_up(lab, k)
-    revealed = stage_view(lab, k)
-    st.query_params.update(lesson_state.link_values(lab, k))
+def navigation(lab, k, revealed):
+    """Previous, Next (once revealed) and All lessons; the end of the lesson after its last
+    reveal."""
+    n, lesson = lesson_state.progress()["n"], lab.lesson
     c = st.columns(3)
     c[0].button("Previous stage", key="lesson_prev", disabled=k == 1, width="stretch",
                 on_click=lesson_state.go, args=(k - 1,), icon=":material/arrow_back:")
@@ -164,10 +177,34 @@ def lesson_view():
         st.success(f"**End of lesson {n}.** {lesson.leave}", icon=":material/flag:")
         if not hide.hidden("navigation"):
             try:
-                st.page_link(PAGES[lesson.next_page], label="Go on with this run",
+                st.page_link(PAGES[lesson.next_page], label="Continue with this run",
                              icon=":material/arrow_forward:")
             except StreamlitPageNotFoundError:  # the page run on its own, without app.py
                 pass
+
+
+def lesson_view():
+    p = lesson_state.progress()
+    n, k = p["n"], p["stage"]
+    lesson = LESSONS[n - 1]
+    run = runs.held_run(problem, settings, lesson.algorithm, lesson_state.full_params(lesson),
+                        lesson.max_iter)
+    lab = lesson_state.lab(settings, problem, run)
+    st.title(f"Lesson {n}: {lesson.title}")
+    st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} training "
+               f"examples · {problem.n_voters} voters · about {lesson.minutes} minutes")
+    changed = lesson_state.departures(lesson, settings)
+    if changed:
+        c1, c2 = st.columns([4, 1], vertical_alignment="center")
+        c1.info(f"**Not the lesson's own settings:** {md(changed)}. The stage texts describe "
+                "the lesson's settings; every number revealed is read from this run.",
+                icon=":material/tune:")
+        c2.button("Use the lesson's settings", key="lesson_preset",
+                  on_click=lesson_state.back_to_preset, icon=":material/restart_alt:")
+    with st.spinner("Catching up with the stages before this one..."):
+        lesson_state.catch_up(lab, k)
+    stage_view(lab, k)
+    st.query_params.update(lesson_state.link_values())
 
 
 try:

@@ -22,6 +22,7 @@ STEP = "app_pages/step_through_cbboost.py"
 TIMEOUT = 180
 SIDEBAR_KEYS = {"s_source", "s_pool", "s_delta", "s_train_ratio"}  # drawn whatever the data
 TEACHER = "For teachers: a class link"
+WHY = "Why, with the numbers of your run and the paper"
 PAGES = {"step": "step_through_cbboost", "explorer": "cbound_explorer",
          "gradient": "gradient_vs_exhaustive", "compare": "compare_algorithms"}
 
@@ -132,16 +133,20 @@ def answer(at, n, k, question, guess):
     widget = (at.number_input if question.numeric else at.radio)(key=f"lesson_q_{n}_{k}")
     assert widget.value is None  # nothing chosen before the student does
     widget.set_value(guess)
-    rerun(at)
-    return click(at, f"lesson_lock_{n}_{k}")
+    return click(at, f"lesson_lock_{n}_{k}")  # one click locks it (a form)
 
 
 def act(at, n, k, action):
     """Do what the stage asks with its own controls."""
     if isinstance(action, Step):
-        for key in (f"lesson_step_{n}_{k}", f"lesson_steps_{n}_{k}"):  # once, then the rest
-            if key in keys(at):  # the buttons go once the stage's target is reached
-                click(at, key)
+        one, rest = f"lesson_step_{n}_{k}", f"lesson_steps_{n}_{k}"
+        if one in keys(at):
+            click(at, one)   # once, then the rest (the second button is there while > 1 left)
+        if rest in keys(at):
+            click(at, rest)
+        if one in keys(at):
+            assert rest not in keys(at)   # one step left: Step alone, no "Step to N voters"
+            click(at, one)
         run = the_run(at)
         assert len(run.history) >= action.target or run.done
         assert not {f"lesson_step_{n}_{k}", f"lesson_steps_{n}_{k}"} & keys(at)
@@ -164,7 +169,9 @@ def assert_revealed(at, question, reveal, right):
     assert not [v for v in verdicts if v.startswith(other)]
     expected = f"{reveal.answer:.3g}" if question.numeric else reveal.answer
     assert f"Your run says: {md(expected)}." in verdict, verdict
-    assert reveal.text in markdown(at)
+    assert verdict.endswith(reveal.headline), verdict   # the run's first sentence, in the box
+    assert not reveal.why or reveal.why in markdown(at)  # the rest, folded under it
+    assert WHY in expanders(at)
     assert any(c.value == f"Source: {reveal.source}" for c in at.caption)
 
 
@@ -214,9 +221,11 @@ def test_every_lesson_walks_to_its_end(n, right):
 # ------------------------------------------------------------------------------------- links
 
 def expected_steps(n, k, steps):
-    """The iterations a link to lesson ``n``, stage ``k`` with ``steps`` must open with."""
-    lab = Lab.preset(LESSONS[n - 1])
-    while len(lab.run.history) < steps and lab.run.step() is not None:
+    """The iterations a link to lesson ``n``, stage ``k`` with ``steps`` must open with: the
+    link's, at most the run length stage ``k`` reads, at least what the stages before did."""
+    lesson = LESSONS[n - 1]
+    lab = Lab.preset(lesson)
+    while len(lab.run.history) < min(steps, lesson.steps_at(k)) and lab.run.step() is not None:
         pass
     return len(lab.walk(k - 1).run.history)
 
@@ -228,6 +237,9 @@ def test_link_lands_on_the_stage_with_parts_hidden(n, k, steps):
     at = app(**lesson.link(), lesson=n, stage=k, steps=steps, hide="sidebar,glossary,teacher")
     assert_on_stage(at, n, k)
     assert len(the_run(at).history) == expected_steps(n, k, steps)
+    if steps > lesson.steps_at(k):   # more than the stage reads: said, not run
+        assert any(f"stage {k} works on the run at {lesson.steps_at(k)} iterations" in w.value
+                   for w in at.warning)
     assert not SIDEBAR_KEYS & keys(at)
     assert "Notation" not in expanders(at) and TEACHER not in expanders(at)
     assert f"lesson_q_{n}_{k}" in keys(at)  # the stage asks its question

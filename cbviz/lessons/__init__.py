@@ -4,7 +4,7 @@ an action and a reveal computed from the student's own run afterwards.
 :data:`LESSONS` lists them in order (numbered from 1 in links: ``?lesson=N&stage=K``).
 """
 from .core import (Compute, Lab, Lesson, LessonError, Look, Move, Question, Reveal, Stage,
-                   Step, fmt)
+                   Step, fmt, stopped_because)
 from .margins import LESSON as MARGINS
 from .noise import LESSON as NOISE
 from .one_step import LESSON as ONE_STEP
@@ -13,10 +13,19 @@ from .prior import LESSON as PRIOR
 from .rules import LESSON as RULES
 from .sparsity import LESSON as SPARSITY
 
-__all__ = ["LESSONS", "lesson", "Lab", "Lesson", "LessonError", "Stage", "Question", "Reveal",
-           "Look", "Step", "Move", "Compute", "fmt"]
+__all__ = ["LESSONS", "lesson", "link_preset", "Lab", "Lesson", "LessonError", "Stage", "Question", "Reveal",
+           "Look", "Step", "Move", "Compute", "fmt", "stopped_because"]
 
 LESSONS = (MARGINS, ONE_STEP, RULES, PAC_BOUNDS, SPARSITY, NOISE, PRIOR)
+
+
+def link_preset(values):
+    """The preset settings of the lesson a link names (``lesson=N``); None when it names none
+    (or no lesson that exists): a lesson link's missing settings are its lesson's."""
+    try:
+        return lesson(int(values["lesson"])).preset()
+    except (KeyError, TypeError, ValueError):   # LessonError is a ValueError
+        return None
 
 
 def lesson(number):

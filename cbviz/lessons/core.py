@@ -9,6 +9,7 @@ number of a reveal is written in its text: each is read from the lab.  No Stream
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable
@@ -17,21 +18,38 @@ from ..algorithms.registry import make_algorithm
 from ..workbench import Settings, build_problem
 
 __all__ = ["Question", "Reveal", "Stage", "Lesson", "Lab", "Look", "Step", "Move", "Compute",
-           "fmt", "LessonError"]
+           "fmt", "stopped_because", "LessonError"]
 
 
 class LessonError(ValueError):
     """A lesson, stage or guess that does not exist or cannot be read."""
 
 
-def fmt(value, digits=3):
-    """A number as the reveals print it (and as the tests look for it in their text)."""
+def fmt(value, digits=3, sign=False):
+    """A number as the reveals print it (and as the tests look for it in their text); ``sign``:
+    with its sign (+0.076, -0.056), a value that rounds to zero as 0.000."""
     if isinstance(value, bool) or value is None:
         return str(value)
     if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
                                   and abs(value) >= 10):
         return f"{int(value):,}"
-    return f"{value:.{digits}f}"
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    if not text.strip("+-0."):   # no "-0.000"
+        text = text.lstrip("+-")
+    return text
+
+
+def stopped_because(run):
+    """Why ``run`` stopped, in a student's words: its iteration limit, or the first clause of
+    its stop reason (the rest names the Python options that would go on)."""
+    if len(run.history) >= run.max_iter:
+        return f"it reached its limit of {run.max_iter} iterations"
+    return (run.stop_reason or "").split(";")[0]
+
+
+# a sentence ends at ". " before a capital, a bold mark or a digit, except after these
+_SENTENCE_END = re.compile(r"(?<!\bal)(?<!\bFig)(?<!\bSect)(?<!\bEq)(?<!\be\.g)(?<!\bi\.e)"
+                           r"(?<!\bvs)[.!?](?=\s+(?:\*\*|[A-Z0-9(]))")
 
 
 @dataclass(frozen=True)
@@ -81,6 +99,17 @@ class Reveal:
     facts: dict
     source: str
 
+    @property
+    def headline(self):
+        """The text's first sentence: what the run measured, read in a few seconds."""
+        match = _SENTENCE_END.search(self.text)
+        return self.text if match is None else self.text[:match.end()]
+
+    @property
+    def why(self):
+        """The rest of the text after :attr:`headline` ("" when the text is one sentence)."""
+        return self.text[len(self.headline):].strip()
+
     def right(self, question, guess):
         """Whether ``guess`` (already read by ``question.read``) is right."""
         if question.numeric:
@@ -119,7 +148,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Move:
-    """Set the explorer coordinate ``field`` to ``target`` with a slider on [low, high]."""
+    """Set the explorer coordinate ``field`` to ``target`` (within ``tolerance``) with a slider
+    on [low, high]."""
 
     field: str
     target: float
@@ -127,9 +157,20 @@ class Move:
     low: float
     high: float
     step: float
+    tolerance: float = 0.0
 
     def done(self, lab):
-        return abs(lab.explorer[self.field] - self.target) < 1e-9
+        return abs(lab.explorer[self.field] - self.target) <= self.tolerance + 1e-9
+
+    def hint(self, lab):
+        """What to do while the slider is off its target (plain words, arrow keys)."""
+        now = lab.explorer[self.field]
+        where = (f"about {self.target:g} (anything from {self.target - self.tolerance:g} to "
+                 f"{self.target + self.tolerance:g} will do)" if self.tolerance else
+                 f"{self.target:g}" + (", the right end of the slider" if self.target == self.high
+                                       else ""))
+        return (f"Move {self.label.lower()} to {where}; it is at {now:g} now. Drag the handle, "
+                f"or click it and press the arrow keys (steps of {self.step:g}).")
 
     def perform(self, lab):
         lab.explorer[self.field] = self.target
@@ -156,7 +197,8 @@ class Stage:
     """One stage: ``do`` (what to do, markdown), the question asked before, the action, the
     reveal computed after (``reveal(lab) -> Reveal``), the glossary ``symbols`` it uses
     (keys of :data:`cbviz.glossary.GLOSSARY`), the figure to look at
-    (``figure(lab) -> plotly Figure or None``) and the formula behind the reveal (KaTeX)."""
+    (``figure(lab) -> plotly Figure or None``; with ``figure_first=False`` only after the guess,
+    when it shows the answer) and the formula behind the reveal (KaTeX)."""
 
     title: str
     do: str
@@ -166,6 +208,7 @@ class Stage:
     symbols: tuple = ()
     figure: Callable | None = None
     formula: str = ""   # the stage's formula (KaTeX), shown with the reveal
+    figure_first: bool = True  # False: the figure answers the question; shown after the guess
 
 
 @dataclass(frozen=True)
@@ -199,6 +242,25 @@ class Lesson:
         if not 1 <= k <= len(self.stages):
             raise LessonError(f"stage must be in [1, {len(self.stages)}]; got {k}")
         return self.stages[k - 1]
+
+    def preset(self):
+        """The lesson's own :class:`~cbviz.workbench.Settings`: the defaults, :attr:`settings`
+        over them (what the Start button and a link that names no setting open)."""
+        settings, ignored = Settings.from_link(self.settings)
+        if ignored:
+            raise LessonError("; ".join(ignored))
+        return settings
+
+    def departures(self, settings):
+        """``[(field, value, preset value)]`` where ``settings`` differ from :meth:`preset`."""
+        mine, theirs = self.preset().to_dict(), settings.to_dict()
+        return [(k, theirs[k], v) for k, v in mine.items() if theirs[k] != v]
+
+    def steps_at(self, k):
+        """The length of the run stage ``k`` reads: the largest :class:`Step` target of
+        stages 1..k (0 when none steps)."""
+        return max([s.action.target for s in self.stages[:k] if isinstance(s.action, Step)],
+                   default=0)
 
     def link(self):
         """The query parameters of the lesson's settings and run (the link's own keys)."""

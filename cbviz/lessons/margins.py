@@ -118,9 +118,10 @@ LESSON = Lesson(
               Look(), reveal_value, ("r", "d", "mu", "C"), _map,
               formula=r"\mathcal{C} = 1 - \frac{\mu_1^2}{\mu_2} = 1 - \frac{(1 - 2r)^2}{1 - 2d}"),
         Stage("More disagreement",
-              "Drag **d up to 0.40**, keeping r = 0.30.",
+              "Drag **d up to about 0.40**, keeping r = 0.30.",
               Question("What happens to the C-bound?", CHOICES_DIRECTION),
-              Move("d", 0.40, "Disagreement d", 0.0, 0.42, 0.01), reveal_direction,
+              Move("d", 0.40, "Disagreement d", 0.0, 0.42, 0.01, tolerance=0.02),
+              reveal_direction,
               ("r", "d", "mu", "C"), _map,
               formula=(r"\frac{\partial \mathcal{C}}{\partial d} = -\frac{2(1 - 2r)^2}{(1 -"
                        r" 2d)^2} < 0 \quad (r < \tfrac12)")),

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..compare import Comparison
 from ..plots.comparison import compare_figure
-from .core import Compute, Lesson, Look, Question, Reveal, Stage, fmt
+from .core import Compute, Lesson, Look, Question, Reveal, Stage, fmt, stopped_because
 
 ITERATIONS = 200
 NAMES = ("CB-Boost", "AdaBoost")
@@ -93,10 +93,10 @@ def reveal_stop(lab):
     reason = run.stop_reason or ""
     answer = STOPS[0] if n >= ITERATIONS else (
         STOPS[1] if reason.startswith("no voter outside the vote") else STOPS[2])
-    text = (f"CB-Boost stopped after **{n}** iterations: *{reason}*. Its C-bound went from "
-            f"{fmt(run.history[0].c_bound)} to {fmt(run.history[-1].c_bound)}. The stop means that "
-            "no voter outside the vote with γ(h) > 0 lowers C = 1 − μ₁²/μ₂ at any positive "
-            "weight (Theorem 3's hypothesis restricts the rule to those voters).")
+    text = (f"CB-Boost stopped after **{n}** iterations: *{stopped_because(run)}*. Its C-bound "
+            f"went from {fmt(run.history[0].c_bound)} to {fmt(run.history[-1].c_bound)}. The stop "
+            "means that no voter outside the vote with γ(h) > 0 lowers C = 1 − μ₁²/μ₂ at any "
+            "positive weight (Theorem 3's hypothesis restricts the rule to those voters).")
     return Reveal(answer, text, {"iterations": n}, SOURCES)
 
 
@@ -121,7 +121,7 @@ LESSON = Lesson(
               "n_thresholds": "10", "label_noise": 0.2},
     algorithm="cbboost", params={"direction": "exhaustive", "eligible": "theorem3"},
     max_iter=ITERATIONS, claims=claims, computations={"runs": two_runs}, next_page="compare",
-    leave="Go on on **Compare algorithms** (the sidebar's 'Label noise' setting is kept) or on "
+    leave="Continue on **Compare algorithms** (the sidebar's 'Label noise' setting is kept) or on "
           "**Paper experiments** for the paper's Fig. 3 (feature noise).",
     stages=(
         Stage("Fitting noisy labels",

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import plots
 from ..ui.text import md   # plain Python: voter labels shown literally in markdown
-from .core import Lesson, Question, Reveal, Stage, Step, fmt
+from .core import Lesson, Question, Reveal, Stage, Step, fmt, stopped_because
 
 PAPER = "Bauvin et al. (2020)"
 EQUAL = ("equal to the predicted decrease", "smaller than predicted", "larger than predicted")
@@ -96,7 +96,8 @@ def reveal_stop(lab):
     frame = lab.frame()
     total = float(np.nansum(frame["predicted_decrease"].to_numpy(dtype=float)))
     drop = run.history[0].c_bound - run.history[-1].c_bound
-    text = (f"The run stopped after **{n}** iterations (limit {run.max_iter}): *{reason}*. "
+    text = (f"The run stopped after **{n}** iterations (limit {run.max_iter}): "
+            f"*{stopped_because(run)}*. "
             f"Its training error is {fmt(run.history[-1].train_error)}. The predicted decreases "
             f"of iterations 2 to {n} add up to {fmt(total, 6)}, and the C-bound fell by "
             f"{fmt(drop, 6)} from iteration 1: Corollary 2 bounds the training error by C of "
@@ -132,7 +133,7 @@ LESSON = Lesson(
               "pool": "stumps", "n_thresholds": "10"},
     algorithm="cbboost", params={"direction": "exhaustive", "eligible": "theorem3"},
     max_iter=100, claims=claims,
-    leave="Go on on **Step through an algorithm** with this very run (its Theorem 3 curve and "
+    leave="Continue on **Step through an algorithm** with this very run (its Theorem 3 curve and "
           "the voters table are among its charts).",
     stages=(
         Stage("The second voter",

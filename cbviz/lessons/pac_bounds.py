@@ -78,8 +78,10 @@ def reveal_driver(lab):
     effect = drivers(lab)
     sign = 1.0 if rose else -1.0
     key = max(effect, key=lambda k: sign * effect[k])
-    parts = "; ".join(f"{DRIVERS[k].split(',')[0]} from {fmt(getattr(early, k))} to "
-                      f"{fmt(getattr(late, k))} moved it by {effect[k]:+.3f}" for k in effect)
+    digits = {"mu1": 3, "mu2": 3, "kl": 2}   # KL in nats with two decimals, as everywhere
+    parts = "; ".join(f"{DRIVERS[k].split(',')[0]} from {fmt(getattr(early, k), digits[k])} to "
+                      f"{fmt(getattr(late, k), digits[k])} moved it by {fmt(effect[k], sign=True)}"
+                      for k in effect)
     c_fell = late.c_bound < early.c_bound
     text = (f"Putting each input back to its iteration-{early.iteration} value, one at a time, "
             f"at iteration {late.iteration}: {parts}. The largest share is **{DRIVERS[key]}**. "
@@ -134,7 +136,7 @@ LESSON = Lesson(
               "n_thresholds": "10", "delta": 0.05},
     algorithm="cbboost", params={"direction": "exhaustive", "eligible": "theorem3"},
     max_iter=100, claims=claims,
-    leave="Go on on **Step through an algorithm** with this run: the 'Risk bounds' chart and its "
+    leave="Continue on **Step through an algorithm** with this run: the 'Risk bounds' chart and its "
           "'What is this?' panel.",
     stages=(
         Stage("Empirical or guaranteed",

@@ -107,7 +107,7 @@ def reveal_cause(lab):
     tight, _ = bounds.tightest(a)
     up = getattr(b, tight) >= getattr(a, tight)
     key = max(effect, key=lambda k: effect[k] if up else -effect[k])
-    parts = "; ".join(f"{SHORT[k]}: {effect[k]:+.3f}" for k in effect)
+    parts = "; ".join(f"{SHORT[k]}: {fmt(effect[k], sign=True)}" for k in effect)
     text = (f"Putting each input back to its value without a held-out part, one at a time: "
             f"{parts}. The largest share is **{CAUSES[key]}**. Every bound's deviation term "
             "shrinks as m grows: an honest prior costs the examples it was built from.")
@@ -144,7 +144,7 @@ LESSON = Lesson(
               "n_thresholds": "10", "prior_fraction": 0.0},
     algorithm="cbboost", params={"direction": "exhaustive", "eligible": "theorem3"},
     max_iter=ITERATIONS, claims=claims, computations={"held_out": held_out_run},
-    leave="Go on on **Step through an algorithm**, with the sidebar's 'Prior part' setting "
+    leave="Continue on **Step through an algorithm**, with the sidebar's 'Prior part' setting "
           "(under Split, noise, normalization).",
     stages=(
         Stage("Does the theorem hold?",

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..algorithms import lockstep, pick_correlations
 from ..plots.landscapes import lockstep_figure
+from ..plots.picks import same_vote_picks_figure
 from .core import Compute, Lesson, Look, Question, Reveal, Stage, fmt
 
 PAPER = "Bauvin et al. (2020)"
@@ -21,10 +22,25 @@ def both_rules(lab):
     return {"ex": ex, "gr": gr, "table": table, "picks": pick_correlations(ex)}
 
 
-def _figure(lab):
+def _runs_figure(lab):
+    """Stage 1: the C-bounds of the two independent runs (no count of their picks: each run
+    picks from its own vote, which is not what the later stages count)."""
     if "rules" not in lab.results:
         return None
-    return lockstep_figure(lab.results["rules"]["table"])
+    return lockstep_figure(lab.results["rules"]["table"], marks=False, uirevision="l3")
+
+
+def _picks_figure(quantity):
+    """Stages 2-4: both rules' picks from the exhaustive run's own vote, as the question
+    counts them."""
+    def figure(lab):
+        if "rules" not in lab.results:
+            return None
+        res = lab.results["rules"]
+        return same_vote_picks_figure(res["picks"], quantity,
+                                      c_bound=[r.c_bound for r in res["ex"].history],
+                                      labels=lab.problem.pool.describe, uirevision=f"l3{quantity}")
+    return figure
 
 
 def _differ(lab):
@@ -115,7 +131,7 @@ LESSON = Lesson(
               "n_thresholds": "10"},
     algorithm="cbboost", params={"direction": "exhaustive", "eligible": "theorem3"},
     max_iter=100, claims=claims, computations={"rules": both_rules}, next_page="gradient",
-    leave="Go on on **Gradient vs exhaustive**: every candidate's two scores, step by step, "
+    leave="Continue on **Gradient vs exhaustive**: every candidate's two scores, step by step, "
           "on any data.",
     stages=(
         Stage("Both rules, 20 steps",
@@ -123,28 +139,36 @@ LESSON = Lesson(
               "voter).",
               Question("After 20 iterations, which rule has the lower empirical C-bound?",
                        LOWER),
-              Compute("rules", "Run both rules"), reveal_lower, ("C",), _figure,
+              Compute("rules", "Run both rules"), reveal_lower, ("C",), _runs_figure,
               formula=(r"\text{exhaustive: } \arg\max_h S_h, \qquad \text{gradient: } \arg\max_h"
                        r" g_h,\quad g_h = \gamma(h)\nu(F) - \gamma(F)\tau(F,h)")),
-        Stage("How often they disagree",
-              "Look at the markers: at each step, would the gradient rule have taken the same "
-              "voter from the exhaustive run's vote?",
-              Question(f"At how many of the {ITERATIONS - 1} steps after the first do the two "
-                       "rules pick different voters?", low=0, high=ITERATIONS - 1, step=1,
-                       tolerance=2),
-              Look(), reveal_count, ("S",), _figure,
-              formula=r"S_h = \frac{g_h^2}{\nu(F)\big(\nu(F)\nu(h) - \tau(F,h)^2\big)}"),
+        Stage("From the same vote",
+              "Now take the exhaustive run alone. At each of its steps, both rules look at "
+              "the **same** vote F: which voter would each add? The chart of both picks "
+              "appears with your answer.",
+              Question(f"At how many of the {ITERATIONS - 1} steps after the first would the "
+                       "gradient rule, from the same vote, add another voter than the "
+                       "exhaustive rule?", low=0, high=ITERATIONS - 1, step=1, tolerance=2),
+              Look(), reveal_count, ("S",), _picks_figure("differ"),
+              formula=r"S_h = \frac{g_h^2}{\nu(F)\big(\nu(F)\nu(h) - \tau(F,h)^2\big)}",
+              figure_first=False),
         Stage("Which pick is closer to the vote",
-              "Think of ρ, the correlation of a candidate voter with the current vote F.",
+              "Think of ρ, the correlation of a candidate voter with the current vote F, at "
+              "the steps where the two picks differ. The chart of each pick's ρ appears with "
+              "your answer.",
               Question("Where they differ, whose pick is the more correlated with the vote?",
                        RULES),
-              Look(), reveal_correlation, ("rho", "tau", "nu"), _figure,
+              Look(), reveal_correlation, ("rho", "tau", "nu"), _picks_figure("correlation"),
               formula=(r"S_h = \frac{g_h^2}{\nu(F)^2\,\nu(h)\,(1 - \rho_h^2)},\qquad \rho_h ="
-                       r" \frac{\tau(F,h)}{\sqrt{\nu(F)\nu(h)}}")),
+                       r" \frac{\tau(F,h)}{\sqrt{\nu(F)\nu(h)}}"), figure_first=False),
         Stage("Which pick lowers C more",
-              "Compare the two picks' exact decreases at the steps where they differ.",
-              Question("Whose pick lowers the C-bound more at that step?", RULES),
-              Look(), reveal_decrease, ("S", "C"), _figure,
-              formula=r"S_{\text{exhaustive}} = \max_h S_h \ge S_{\text{gradient}}"),
+              "At the same steps, each pick's exact C-bound decrease S (Property 1) if it were "
+              "added with its optimal weight. The chart of both decreases appears with your "
+              "answer.",
+              Question("Where they differ, whose pick lowers the C-bound more at that step?",
+                       RULES),
+              Look(), reveal_decrease, ("S", "C"), _picks_figure("decrease"),
+              formula=r"S_{\text{exhaustive}} = \max_h S_h \ge S_{\text{gradient}}",
+              figure_first=False),
     ),
 )

@@ -107,7 +107,7 @@ LESSON = Lesson(
               "n_thresholds": "10"},
     algorithm="cbboost", params={"direction": "exhaustive", "eligible": "theorem3"},
     max_iter=100, claims=claims, computations={"votes": three_votes}, next_page="compare",
-    leave="Go on on **Compare algorithms**: any of the algorithms, and scikit-learn's "
+    leave="Continue on **Compare algorithms**: any of the algorithms, and scikit-learn's "
           "ensembles, on the same voters.",
     stages=(
         Stage("How many voters",

@@ -190,8 +190,10 @@ def _rule_text(candidates):
             (False, False): "not in the vote", (False, True): "every voter"}[(theorem3, reuse)]
 
 
-def lockstep_figure(table, uirevision="lockstep"):
-    """C-bound of the exhaustive (CB-Boost) and gradient (GB-CB-Boost) rules run side by side.
+def lockstep_figure(table, uirevision="lockstep", marks=True):
+    """C-bound of the exhaustive (CB-Boost) and gradient (GB-CB-Boost) rules run side by side;
+    with ``marks``, a tick at each iteration where the two runs (each from its own vote) add
+    different voters, and their count.
 
     Examples
     --------
@@ -232,11 +234,17 @@ def lockstep_figure(table, uirevision="lockstep"):
     low = float(np.nanmin(both)) if np.isfinite(both).any() else 0.0
     high = float(np.nanmax(both)) if np.isfinite(both).any() else 1.0
     rug = low - 0.06 * max(high - low, 1e-3)  # a tick row under the curves, not on them
-    for extra_col, name, color in (("exhaustive_all_c_bound", "exhaustive, eligible='all'", GREEN),
-                                   ("gradient_all_c_bound", "gradient, eligible='all'", PURPLE)):
+    for extra_col, name, color in (("exhaustive_all_c_bound", "exhaustive, every voter eligible",
+                                    GREEN),
+                                   ("gradient_all_c_bound", "gradient, every voter eligible",
+                                    PURPLE)):
         if table is not None and extra_col in table:
             fig.add_trace(_line(it, _column(table, extra_col), name, color, width=1.5,
                                 dash="dot"))
+    if not marks:
+        return _style(fig, title="Exhaustive vs. gradient rule, each run on its own",
+                      x_title=ITERATION_AXIS, y_title="empirical C-bound",
+                      uirevision=uirevision, hovermode="x unified")
     fig.add_trace(go.Scatter(
         x=it[off], y=np.full(off.size, rug), mode="markers", name="rules disagree (tick)",
         customdata=np.column_stack([np.array(ex_lab, dtype=object)[off],

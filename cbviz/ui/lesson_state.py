@@ -1,8 +1,12 @@
 """A student's place in the lessons, kept in the session and in the link.
 
-``?lesson=N&stage=K`` (with ``steps``, ``guess``, the explorer point ``r``/``d`` and the
-computed results ``computed``) reopens the same stage with the same run: the settings come
-through the sidebar's link mechanism, the run is the step page's (replayed to ``steps``).
+One function opens a stage, :func:`open_stage`, from link-like values (``stage``, ``steps``,
+the explorer point ``r``/``d``, ``guess``, ``computed``, ``stopped``): a hand-typed
+``?lesson=N&stage=K``, the Start button, the teacher's link, Next, Previous and a reload all
+go through it, so each reaches the same data, run, question and reveal.  The settings come
+through the sidebar's link mechanism, whose base for a lesson link is the lesson's preset;
+the run is the step page's (replayed to ``steps``).  Leaving a stage keeps its values (a
+snapshot), and coming back restores them: its own point, run length and guess.
 """
 from __future__ import annotations
 
@@ -11,8 +15,7 @@ import io
 import streamlit as st
 
 from ..algorithms.registry import ALGORITHMS
-from ..lessons import LESSONS, Compute, Lab, LessonError, Step
-from ..workbench import Settings
+from ..lessons import LESSONS, Compute, Lab, LessonError, Move, Step
 from . import hide, runs, state
 from .controls import HP_STORE
 from .sidebar import apply_settings
@@ -22,7 +25,8 @@ RESULTS = "lesson_results"
 
 
 def progress():
-    """The session's progress dict (``n``, ``stage``, ``guesses``, ``explorer``) or None."""
+    """The session's progress dict (``n``, ``stage``, ``guesses``, ``explorer``,
+    ``snapshots``) or None."""
     return st.session_state.get(KEY)
 
 
@@ -36,22 +40,83 @@ def full_params(lesson):
     return values
 
 
-def enter(n, stage=1, steps=0, apply=True, explorer=None, guess=None):
-    """Open lesson ``n`` at ``stage``: its settings (``apply``: through the link mechanism),
-    its run in the step page's store (replayed to ``steps``), a fresh progress."""
+def start(n):
+    """The Start button: lesson ``n`` at stage 1 on its preset settings."""
+    open_stage(n, {}, preset=True)
+
+
+def open_stage(n, values, *, preset=False, guesses=None, snapshots=None):
+    """Open lesson ``n`` at the stage ``values`` names (link-like: strings or numbers), with
+    its run length, point, guess and computed results; ``preset``: on the lesson's own
+    settings (else on the session's, which a link's sidebar pass has set).  Returns what was
+    ignored, in words."""
     lesson = LESSONS[n - 1]
-    if apply:
+    ignored = []
+    k = _int(values, "stage", 1, len(lesson.stages), 1, ignored)
+    steps = _int(values, "steps", 0, lesson.max_iter, 0, ignored)
+    if steps > lesson.steps_at(k):
+        ignored.append(f"steps: stage {k} works on the run at {lesson.steps_at(k)} iterations, "
+                       f"not {steps}")
+        steps = lesson.steps_at(k)
+    explorer = _explorer(lesson, k, values, ignored)
+    guess = None
+    if values.get("guess") not in (None, ""):
+        try:
+            guess = lesson.stage(k).question.read(values["guess"])
+        except LessonError as exc:
+            ignored.append(f"guess: {exc}")
+    if preset:
         apply_settings(lesson.settings)
-    runs.reset()
-    st.session_state["step_replay"] = int(steps)
-    page = state.store(runs.VIEW_STORE)
-    page.update(algorithm=lesson.algorithm, max_iter=lesson.max_iter)
-    state.store(HP_STORE).update({f"{lesson.algorithm}.{k}": v
-                                  for k, v in full_params(lesson).items()})
-    st.session_state[KEY] = {"n": n, "stage": stage, "guesses": {} if guess is None
-                             else {stage: guess}, "explorer": {**lesson.explorer,
-                                                               **(explorer or {})}}
-    st.session_state.pop(RESULTS, None)
+    held = runs.held()
+    if preset or held is None or len(held.history) != steps or held.done != (
+            str(values.get("stopped")) == "1"):
+        runs.reset()
+        st.session_state["step_replay"] = steps
+    state.store(runs.VIEW_STORE).update(algorithm=lesson.algorithm, max_iter=lesson.max_iter)
+    state.store(HP_STORE).update({f"{lesson.algorithm}.{key}": v
+                                  for key, v in full_params(lesson).items()})
+    guesses = dict(guesses or {})
+    guesses.pop(k, None)
+    if guess is not None:
+        guesses[k] = guess
+    st.session_state[KEY] = {"n": n, "stage": k, "guesses": guesses, "explorer": explorer,
+                             "snapshots": dict(snapshots or {})}
+    st.session_state["lesson_stopped"] = str(values.get("stopped")) == "1"
+    computed = [c for c in str(values.get("computed", "")).split(",") if c]
+    st.session_state["lesson_compute"] = [c for c in computed if c in lesson.computations]
+    return ignored
+
+
+def _explorer(lesson, k, values, ignored):
+    """The explorer point of stage ``k``: the lesson's, with the earlier stages' moves made;
+    a link's value applies to a coordinate that stage ``k`` or an earlier one moves."""
+    point = dict(lesson.explorer)
+    movable = set()
+    for j, stage in enumerate(lesson.stages[:k], start=1):
+        if isinstance(stage.action, Move):
+            movable.add(stage.action.field)
+            if j < k:
+                point[stage.action.field] = stage.action.target
+    for name in lesson.explorer:
+        if values.get(name) in (None, ""):
+            continue
+        if name not in movable:
+            if abs(_float(values[name], point[name]) - point[name]) > 1e-9:
+                ignored.append(f"{name}: stage {k} uses the lesson's own point "
+                               f"({name} = {point[name]:g})")
+            continue
+        try:
+            point[name] = min(0.5, max(0.0, float(values[name])))
+        except (TypeError, ValueError):
+            ignored.append(f"{name} must be a number in [0, 0.5]")
+    return point
+
+
+def _float(text, default):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return default
 
 
 def leave():
@@ -59,8 +124,38 @@ def leave():
     st.session_state.pop(RESULTS, None)
 
 
-def go(stage):
-    st.session_state[KEY]["stage"] = stage
+def stage_values():
+    """The values that reopen the current stage as it is now (a link's, a snapshot's)."""
+    p = progress()
+    run = runs.held()
+    values = {"lesson": p["n"], "stage": p["stage"],
+              "steps": len(run.history) if run is not None else 0,
+              **{k: f"{v:g}" for k, v in p["explorer"].items()}}
+    if run is not None and run.done:
+        values["stopped"] = 1
+    held = st.session_state.get(RESULTS)
+    if held and held["results"]:
+        values["computed"] = ",".join(sorted(held["results"]))
+    if p["stage"] in p["guesses"]:
+        values["guess"] = p["guesses"][p["stage"]]
+    return {k: str(v) for k, v in values.items()}
+
+
+def go(k):
+    """Next or Previous: keep the current stage's values, then open stage ``k`` as it was
+    left (its snapshot) or, the first time, from the current state."""
+    p = progress()
+    snapshots = {**p["snapshots"], p["stage"]: stage_values()}
+    if k in snapshots:
+        open_stage(p["n"], snapshots[k], guesses=p["guesses"], snapshots=snapshots)
+    else:
+        p.update(stage=k, snapshots=snapshots)
+
+
+def back_to_preset():
+    """Reopen the current stage on the lesson's own settings."""
+    p = progress()
+    open_stage(p["n"], {**stage_values(), "guess": ""}, preset=True, guesses=p["guesses"])
 
 
 def read_link():
@@ -71,54 +166,43 @@ def read_link():
     link = st.session_state.get("link", {})
     if "lesson" not in link:
         return []
-    ignored = []
     try:
         n = int(link["lesson"])
-        lesson = LESSONS[n - 1] if 1 <= n <= len(LESSONS) else None
-        if lesson is None:
+        if not 1 <= n <= len(LESSONS):
             raise ValueError
     except (TypeError, ValueError):
         return [f"lesson must be an integer in [1, {len(LESSONS)}]; got "
                 f"{str(link['lesson'])[:40]!r}"]
-    stage = _int(link, "stage", 1, len(lesson.stages), 1, ignored)
-    steps = _int(link, "steps", 0, lesson.max_iter, 0, ignored)
-    explorer = {}
-    for field in lesson.explorer:
-        if field in link:
-            try:
-                explorer[field] = min(0.5, max(0.0, float(link[field])))
-            except (TypeError, ValueError):
-                ignored.append(f"{field} must be a number in [0, 0.5]")
-    guess = None
-    if "guess" in link:
-        try:
-            guess = lesson.stage(stage).question.read(link["guess"])
-        except LessonError as exc:
-            ignored.append(f"guess: {exc}")
-    enter(n, stage, steps, apply=False, explorer=explorer, guess=guess)
-    st.session_state["lesson_stopped"] = link.get("stopped") == "1"
-    computed = [k for k in str(link.get("computed", "")).split(",") if k]
-    st.session_state["lesson_compute"] = [k for k in computed if k in lesson.computations]
+    lesson = LESSONS[n - 1]
+    own = {"algorithm": lesson.algorithm, "max_iter": str(lesson.max_iter),
+           **{k: str(v) for k, v in full_params(lesson).items()}}
+    other = [k for k, v in own.items() if k in link and str(link[k]).lower() != str(v).lower()]
+    ignored = open_stage(n, link)
+    if other:
+        ignored.append(f"{', '.join(other)}: lesson {n} runs its own algorithm "
+                       f"({ALGORITHMS[lesson.algorithm].name}, {lesson.max_iter} iterations at "
+                       "most)")
     return ignored
 
 
-def _int(link, key, low, high, default, ignored):
-    if key not in link:
+def _int(values, key, low, high, default, ignored):
+    if values.get(key) in (None, ""):
         return default
     try:
-        value = int(link[key])
+        value = int(values[key])
         if not low <= value <= high:
             raise ValueError
         return value
     except (TypeError, ValueError):
         ignored.append(f"{key} must be an integer in [{low}, {high}]; got "
-                       f"{str(link[key])[:40]!r}")
+                       f"{str(values[key])[:40]!r}")
         return default
 
 
-def results(settings, run):
-    """The session's computed results of this lesson, on these settings and this run."""
-    key = (progress()["n"], settings, id(run))
+def results(settings):
+    """The session's computed results of this lesson on these settings (kept while the run
+    is rebuilt to another length: they depend on the data, not on the page's run object)."""
+    key = (progress()["n"], settings)
     held = st.session_state.get(RESULTS)
     if held is None or held["key"] != key:
         held = {"key": key, "results": {}}
@@ -129,7 +213,7 @@ def results(settings, run):
 def lab(settings, problem, run):
     p = progress()
     return Lab(LESSONS[p["n"] - 1], settings, problem, run, explorer=p["explorer"],
-               results=results(settings, run))
+               results=results(settings))
 
 
 def catch_up(lab, stage):
@@ -145,30 +229,16 @@ def catch_up(lab, stage):
     runs.show_iteration(len(lab.run.history))
 
 
-def link_values(lab, stage):
-    """What the link carries to reopen this stage with this run."""
-    p = progress()
-    values = {"lesson": p["n"], "stage": stage, "steps": len(lab.run.history),
-              **{k: f"{v:g}" for k, v in p["explorer"].items()}}
-    if lab.run.done:
-        values["stopped"] = 1
-    if lab.results:
-        values["computed"] = ",".join(sorted(lab.results))
-    if stage in p["guesses"]:
-        values["guess"] = p["guesses"][stage]
-    values.update(hide.link_value())
-    return {k: str(v) for k, v in values.items()}
+def link_values():
+    """What the link carries to reopen this stage with this run (and the hidden parts)."""
+    return {**stage_values(), **hide.link_value()}
 
 
 def class_link(base, n, stage, parts):
     """The URL that opens lesson ``n`` at ``stage`` with ``parts`` hidden."""
     from urllib.parse import urlencode
-    lesson = LESSONS[n - 1]
-    defaults = Settings().to_dict()   # a link's missing settings are the defaults: a short
-    query = {k: v for k, v in Settings.from_link(lesson.settings)[0].to_dict().items()
-             if v != defaults[k]}         # link, a QR code a projector shows legibly
-    query.update(lesson=n, stage=stage)
-    if parts:
+    query = {"lesson": n, "stage": stage}   # the rest is the lesson's preset: a short link,
+    if parts:                               # a QR code a projector shows legibly
         query["hide"] = ",".join(parts)
     return f"{base.split('?')[0]}?{urlencode({k: str(v) for k, v in query.items()})}"
 
@@ -190,5 +260,12 @@ def move_widget(action, explorer, key):
                      on_change=changed)
 
 
-__all__ = ["progress", "enter", "leave", "go", "read_link", "lab", "catch_up", "link_values",
-           "class_link", "qr_png", "move_widget", "full_params"]
+def departures(lesson, settings):
+    """The settings where this session leaves the lesson's preset, in words ("" if none)."""
+    return "; ".join(f"{name.replace('_', ' ')} {value} (the lesson's: {preset})"
+                     for name, value, preset in lesson.departures(settings))
+
+
+__all__ = ["progress", "start", "open_stage", "leave", "go", "back_to_preset", "read_link",
+           "lab", "catch_up", "stage_values", "link_values", "class_link", "qr_png",
+           "move_widget", "full_params", "departures"]

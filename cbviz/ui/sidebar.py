@@ -14,6 +14,7 @@ from pathlib import Path
 import streamlit as st
 
 from .. import data
+from ..lessons import link_preset
 from ..workbench import (
     LIMITS,
     POOLS,
@@ -56,14 +57,17 @@ def apply_settings(values):
 
 
 def _load_pending():
-    """Write queued settings (from a JSON file) or, on a session's first run, the URL's.
+    """Write queued settings (from a JSON file) or, on a session's first run, the URL's (over
+    the defaults, or over the preset of the lesson a lesson link names).
 
     Each value is checked on its own: a bad one is ignored (and named on the page), the others
     apply.
     """
     pending = st.session_state.pop("pending_settings", None)
+    base = DEFAULTS
     if pending is None and not st.session_state.get("query_loaded"):
         pending = dict(st.query_params)
+        base = link_preset(pending) or DEFAULTS   # a lesson link: its lesson's preset
         st.session_state["link"] = pending  # the pages read their own keys from it
         # a link made after an upload (it names the label column: a reload, or a worker that
         # died) brings every setting back but the file
@@ -72,7 +76,7 @@ def _load_pending():
     st.session_state["query_loaded"] = True
     if not pending:
         return
-    settings, ignored = Settings.from_link(pending, DEFAULTS)
+    settings, ignored = Settings.from_link(pending, base)
     if ignored:
         st.session_state["settings_error"] = ignored
     _store().update(settings.to_dict())

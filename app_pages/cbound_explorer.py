@@ -11,6 +11,7 @@ from cbviz.plots.explorer import (
     toy_bars_figure,
     toy_grid_figure,
 )
+from cbviz.plots.style import fixed
 from cbviz.ui import state
 from cbviz.ui.figures import export_charts
 from cbviz.ui.glossary import CB_BOOST_PAPER
@@ -97,8 +98,8 @@ def other_runs():
     for name, frame in found.items():
         outside = int((frame["gibbs_risk"] >= 0.5).sum())
         notes.append(f"**{name}**: {len(frame)} iterations, one point each (the last one larger), "
-                     f"at its training r and d; C-bound {frame['c_bound'].iloc[0]:.3f} at the "
-                     f"first, {frame['c_bound'].iloc[-1]:.3f} at the last."
+                     f"at its training r and d; C-bound {fixed(frame['c_bound'].iloc[0])} at the "
+                     f"first, {fixed(frame['c_bound'].iloc[-1])} at the last."
                      + (f" {outside} of them have r ≥ 1/2 (μ₁ ≤ 0) and lie off the map."
                         if outside else ""))
     settings = st.session_state.get("settings")
@@ -275,16 +276,16 @@ def pac_section():
                      f"{n_key - n_zero:,} examples.")
     elif limits[key] >= target:
         text = (f"**{name}** never gets down to {target:.3f}: as m grows it tends to "
-                f"{limits[key]:.3f}, its value without deviation terms.")
+                f"{fixed(limits[key])}, its value without deviation terms.")
     else:
         text = (f"**{name}** stays above {target:.3f} for every m up to 1,000,000 (it tends "
-                f"to {limits[key]:.3f} as m grows).")
+                f"to {fixed(limits[key])} as m grows).")
     st.markdown(text)
     e = pr - pd_ / 2
     st.markdown(
-        f"As m grows the bounds tend to 2r = {limits['first_order_bound']:.3f} (first-order), "
-        f"the C-bound C(r, d) = {limits['pac_bound']:.3f} (PAC-Bound 1 and Roy et al.'s "
-        f"Theorem 2) and 4e = {4 * e:.3f} (tandem; e = {e:.4f}), each clipped at 1. Always "
+        f"As m grows the bounds tend to 2r = {fixed(limits['first_order_bound'])} (first-order), "
+        f"the C-bound C(r, d) = {fixed(limits['pac_bound'])} (PAC-Bound 1 and Roy et al.'s "
+        f"Theorem 2) and 4e = {fixed(4 * e)} (tandem; e = {fixed(e, 4)}), each clipped at 1. Always "
         "C ≤ 4e, since 4e − C = 4(r − d)²/(1 − 2d); when d > r, also 4e < 2r "
         "(4e − 2r = 2(r − d)).")
     def count(n):

@@ -9,6 +9,7 @@ from cbviz.export import table_csv
 from cbviz.ui import state, tasks
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
+from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 from cbviz.ui.text import md
 
@@ -139,12 +140,13 @@ if problem.split.X_train.shape[1] == 2 and cmp.runs:
 # ---- the final table ------------------------------------------------------------------------
 st.subheader("At the last iteration")
 table = cmp.final_table()
+table["stop reason"] = table["stop reason"].map(for_app)
 st.dataframe(table, hide_index=True, width="stretch",
              column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
                             ("test error", "train error", "C-bound",
                              "PAC-Bayes bound (Roy et al. 2016)", "tightest PAC-Bayes bound")})
 d1, _ = st.columns([1, 3])
-d1.download_button("Table (CSV)", lambda: table_csv(cmp.final_table()),
+d1.download_button("Table (CSV)", lambda: table_csv(table),
                    "comparison.csv", "text/csv", key="cmp_csv", on_click="ignore",
                    icon=":material/download:")
 export_charts(figures, "cmp_export")

@@ -4,9 +4,11 @@ import streamlit as st
 
 from cbviz import plots
 from cbviz.algorithms import lockstep_start, lockstep_table, pick_correlations, run_in_turn
+from cbviz.plots.style import fixed
 from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
 from cbviz.ui.glossary import CB_BOOST_PAPER
+from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 from cbviz.ui.text import md
 
@@ -36,7 +38,7 @@ gx = state.store(STORE, {"max_iter": 40, "compare_all": False})
 c1, c2 = st.columns([1, 2])
 max_iter = c1.number_input("Iterations for both rules", 2, 1000,
                            **state.bind(STORE, "max_iter", "gx_max_iter"))
-compare_all = c2.toggle("Also run both rules with eligible='all' (every voter, not only "
+compare_all = c2.toggle("Also run both rules with every voter eligible (not only those with "
                         "γ(h) > 0)", **state.bind(STORE, "compare_all", "gx_compare_all"),
                         help="Theorem 3 assumes γ(h) > 0; voters with γ(h) ≤ 0 can still lower "
                              "the C-bound. The dotted curves show what that restriction costs.")
@@ -79,7 +81,7 @@ table, picks = found["table"], found["picks"]
 
 if not ex.history:
     if ex.done:
-        st.warning(f"No rule can start: {ex.stop_reason}.", icon=":material/warning:")
+        st.warning(f"No rule can start: {for_app(ex.stop_reason)}.", icon=":material/warning:")
     st.stop()   # else stopped before the first iteration: only the button to go on
 
 # ---- the claim, measured ----------------------------------------------------------------------
@@ -92,10 +94,10 @@ c[0].metric("Steps with different picks",
                  "voter the gradient rule would have taken from the same vote")
 if len(differ):
     c[1].metric("ρ of the exhaustive pick",
-                f"{differ['exhaustive_correlation'].mean():.2f}",
+                fixed(differ["exhaustive_correlation"].mean(), 2),
                 help="its correlation with the vote, mean over the steps where the rules differ")
     c[2].metric("ρ of the gradient pick",
-                f"{differ['gradient_correlation'].mean():.2f}",
+                fixed(differ["gradient_correlation"].mean(), 2),
                 help="its correlation with the vote, mean over the steps where the rules differ")
     higher = int((differ["exhaustive_correlation"] > differ["gradient_correlation"]).sum())
     st.caption(f"In {higher} of these {len(differ)} steps the exhaustive pick is the more "
@@ -113,8 +115,8 @@ g, e = cands.gradient_pick, cands.exhaustive_pick
 st.plotly_chart(plots.landscape_figure(cands, problem.pool.describe),
                 key="gx_fig_landscape", width="stretch")
 if e < 0 and g < 0:
-    st.info(f"No eligible voter improves the C-bound of this vote. {ex.stop_reason}.",
-            icon=":material/info:")
+    why = f" {for_app(ex.stop_reason)}." if ex.stop_reason else ""
+    st.info(f"No eligible voter improves the C-bound of this vote.{why}", icon=":material/info:")
 elif g == e:
     st.markdown(f"Both rules add **{md(problem.pool.describe(e))}** to this vote.")
 else:
@@ -151,8 +153,10 @@ c1.metric("First iteration where the runs differ",
           help="after it, the two runs hold different votes: compare their C-bounds, not their "
                "picks")
 c2.metric("Final C-bound: exhaustive / gradient",
-          f"{ex.history[-1].c_bound:.4f} / {gr.history[-1].c_bound:.4f}")
-st.caption(f"Exhaustive run: {ex.stop_reason}. Gradient run: {gr.stop_reason}.")
+          f"{fixed(ex.history[-1].c_bound, 4)} / {fixed(gr.history[-1].c_bound, 4)}")
+if ex.done and gr.done:
+    st.caption(f"Exhaustive run: {for_app(ex.stop_reason)}. "
+               f"Gradient run: {for_app(gr.stop_reason)}.")
 with st.expander("Choices per iteration"):
     shown = pd.DataFrame({
         "iteration": table["iteration"],

@@ -9,12 +9,14 @@ from cbviz import bounds, plots
 from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.registry import ALGORITHMS
 from cbviz.export import table_csv
+from cbviz.plots.style import fixed
 from cbviz.ui import hide, runs, state, tasks
 from cbviz.ui import step_beside as beside
 from cbviz.ui import step_texts as texts
 from cbviz.ui.controls import param_widget, stored_params
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
+from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.ui.text import md
 
@@ -177,7 +179,8 @@ def show():
     """The run at the iteration chosen on the slider; returns that iteration (None: no step)."""
     if not run.history:
         if run.done:
-            st.warning(f"{spec.name} stopped before choosing a voter: {run.stop_reason}.",
+            st.warning(f"{spec.name} stopped before choosing a voter: "
+                       f"{for_app(run.stop_reason)}.",
                        icon=":material/warning:")
         else:
             first = ("Press **Solve** to solve the quadratic program" if not spec.iterative
@@ -193,15 +196,16 @@ def show():
     else:
         t = 1
     w, M, rec = vote_state(run, t)
-    status = f"**Iteration {t}** of {n}: C-bound {rec.c_bound:.4f}, train error {rec.train_error:.4f}"
+    status = (f"**Iteration {t}** of {n}: C-bound {fixed(rec.c_bound, 4)}, train error "
+              f"{fixed(rec.train_error, 4)}")
     if rec.test_error is not None:
-        status += f", test error {rec.test_error:.4f}"
-    status += f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {rec.kl:.3f}"
+        status += f", test error {fixed(rec.test_error, 4)}"
+    status += f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {fixed(rec.kl)}"
     st.markdown(status)
     if run.done:  # a solver that stopped short of its optimum is a warning, not a success
         solved = run.history[-1].extra.get("solver_status", "optimal") == "optimal"
         (st.success if solved else st.warning)(
-            f"Stopped after {n} iteration{'s' * (n > 1)}: {run.stop_reason}.",
+            f"Stopped after {n} iteration{'s' * (n > 1)}: {for_app(run.stop_reason)}.",
             icon=":material/flag:" if solved else ":material/warning:")
     frame = run.to_frame()
     if problem.split.X_train.shape[1] == 2:

@@ -75,6 +75,9 @@ def test_page_runs_all_and_shows_curves_regions_and_table():
     table = at.dataframe[0].value
     assert list(table["algorithm"])[:2] == ["CB-Boost", "CB-Boost (gradient)"]
     assert (table["iterations"] <= 15).all()
+    reasons = " ".join(table["stop reason"])   # in the app's words, not the package's
+    assert "the iteration limit (15) was reached" in reasons
+    assert "max_iter" not in reasons and "n_estimators" not in reasons
 
 
 def test_page_keeps_choices_and_warns_for_a_refused_algorithm():

@@ -25,6 +25,7 @@ from .style import (
     _g,
     _style,
     colorbar,
+    fixed,
 )
 
 # the four bounds in the colors and dashes of the step page's risk-bound figure
@@ -146,7 +147,7 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
         hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=[ys[0], ys[-1]], y=[first, first], mode="lines",
-        name=f"first-order bound 2r = {first:.3f}",
+        name=f"first-order bound 2r = {fixed(first)}",
         line=dict(color=VERMILION, width=2, dash="dash"),
         hovertemplate="2r = %{y:.3f}<extra></extra>"))
     cross = x  # d = r in (r, d), mu2 = mu1 in (mu1, mu2): the diagonal either way
@@ -231,7 +232,7 @@ def toy_bars_figure(summary, uirevision="toy_bars"):
     for name, color, x, y in groups:
         fig.add_trace(go.Bar(
             x=x, y=y, name=name, marker=dict(color=color, line=dict(color=BLACK, width=0.5)),
-            text=[f"{v:.3f}" for v in y], textposition="outside", cliponaxis=False,
+            text=[fixed(v) for v in y], textposition="outside", cliponaxis=False,
             hovertemplate="%{x} = %{y:.4f}<extra>" + name + "</extra>"))
     fig = _style(fig, title="Errors, r, d and the bounds<br><sup>uniform vote of the "
                  f"{n} voters; C-bound C defined when r < 1/2</sup>", x_title="",
@@ -269,7 +270,7 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
     span = [float(m.min()), float(m.max())]
     if limit is not None and chosen is not None:
         fig.add_trace(go.Scatter(
-            x=span, y=[limit, limit], mode="lines", name=f"as m → ∞: {limit:.3f}",
+            x=span, y=[limit, limit], mode="lines", name=f"as m → ∞: {fixed(limit)}",
             line=dict(color=_BOUND_LOOK[chosen][0], width=1.2, dash="dot"),
             hovertemplate="limit of the chosen bound = %{y:.4f}<extra></extra>"))
     if target is not None:

@@ -104,10 +104,22 @@ def _text(value, fallback):
 
 
 def _g(x):
-    """A number with 4 significant digits for titles (dash when missing)."""
+    """A number with 4 significant digits for titles (dash when missing; zero unsigned)."""
     if x is None or not np.isfinite(x):
         return "–"
-    return f"{x:.4g}"
+    return f"{x + 0.0:.4g}"
+
+
+def fixed(x, digits=3):
+    """``x`` with ``digits`` decimals, for figures and pages: a value that rounds to zero
+    prints as ``0.000``, never ``-0.000`` (a round-off below zero, a -0.0).
+
+    Examples
+    --------
+    >>> fixed(-1e-17), fixed(-0.0, 2), fixed(0.4126), fixed(-0.25, 1)
+    ('0.000', '0.00', '0.413', '-0.2')
+    """
+    return f"{round(float(x), digits) + 0.0:.{digits}f}"
 
 
 _TEMPLATE = pio.templates["plotly_white"]

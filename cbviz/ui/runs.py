@@ -10,6 +10,7 @@ from ..algorithms.base import ParameterError
 from ..algorithms.registry import ALGORITHMS, make_algorithm
 from ..data.core import _short
 from . import tasks
+from .messages import for_app
 from .sidebar import RUN_PREFIX
 
 RUN_KEY = RUN_PREFIX + "step"
@@ -40,10 +41,10 @@ def held_run(problem, settings, algorithm, params, max_iter):
         with tasks.running("step", f"Replaying {ALGORITHMS[algorithm].name} to iteration "
                                    f"{target}", name="replay"):
             step(target, run)
-    if replay and len(run.history) < replay:  # never replay a different run silently
+    if replay and run.done and len(run.history) < replay:  # never replay another run silently
         st.session_state["step_replay_note"] = (
             f"The link or file asked for {replay} iterations; this run stopped after "
-            f"{len(run.history)}: {run.stop_reason}.")
+            f"{len(run.history)}: {for_app(run.stop_reason)}.")
     show_iteration(len(run.history))
     return run
 

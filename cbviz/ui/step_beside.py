@@ -16,6 +16,7 @@ from ..algorithms.mincq import mincq_on_history
 from ..algorithms.registry import make_algorithm
 from . import runs, tasks
 from .live_chart import live_chart
+from .messages import setting
 
 # the long computations behind the two toggles: task name -> the toggle's key
 TOGGLES = {"other_rule": "step_other_rule", "mincq_beside": "step_mincq_beside"}
@@ -31,7 +32,7 @@ def other_rule(run, params, start, frame, t):
     ``start(**params)`` starts a CB-Boost run on the page's data (see :func:`extend_other_rule`).
     """
     other = _other(params)
-    if not st.toggle(f"Compare with eligible='{other}'", key=TOGGLES["other_rule"],
+    if not st.toggle(f"Compare with {setting('eligible', other)}", key=TOGGLES["other_rule"],
                      help="runs CB-Boost again with the other eligibility rule, as far as this "
                           "run, and draws both C-bounds"):
         return
@@ -40,8 +41,8 @@ def other_rule(run, params, start, frame, t):
         twin.to_frame()[["iteration", "c_bound"]], on="iteration", how="outer",
         suffixes=("", "_other"))
     live_chart(plots.series_figure(
-        both, {"c_bound": f"eligible='{params['eligible']}' (this run)",
-               "c_bound_other": f"eligible='{other}'"}, current=t, uirevision="other_rule",
+        both, {"c_bound": f"{setting('eligible', params['eligible'])} (this run)",
+               "c_bound_other": setting("eligible", other)}, current=t, uirevision="other_rule",
         title="Which voters may enter<br><sup>theorem3: γ(h) > 0 only (Theorem 3's hypothesis); "
               "all: every voter, by its exact decrease</sup>", y_title="empirical C-bound"),
         key="step_fig_other_rule")
@@ -87,7 +88,7 @@ def extend_other_rule(run, params, start, in_fragment=False):
             return None
         runs.take_steps(twin, missing)
         return twin
-    with tasks.running("step", f"CB-Boost with eligible='{other}' to iteration "
+    with tasks.running("step", f"CB-Boost with {setting('eligible', other)} to iteration "
                                f"{len(run.history)}", name="other_rule"):
         runs.take_steps(twin, missing)
     return twin

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import bounds
+from ..plots.style import fixed
 
 
 def prior_note(problem):
@@ -35,13 +36,15 @@ def explain_bounds(frame, t, delta):
     key, _ = bounds.tightest(now)
     lowest = int(frame[key].iloc[:t].to_numpy().argmin()) + 1
     if now["c_bound"] < first["c_bound"] and lowest < t:
+        c0, c1 = fixed(first["c_bound"]), fixed(now["c_bound"])
+        m0, m1 = fixed(first["mu1"]), fixed(now["mu1"])
+        r0, r1 = fixed(first["gibbs_risk"]), fixed(now["gibbs_risk"])
         text += (f"\n\n**Why the bounds can rise while the C-bound falls.** From iteration 1 to "
-                 f"{t} the C-bound fell from {first['c_bound']:.3f} to {now['c_bound']:.3f}, but "
-                 f"the tightest bound here ({bounds.PAC_BOUNDS[key]}) was lowest at iteration "
-                 f"{lowest}. As the weight spreads over more voters, the mean of the normalized "
-                 f"margin μ₁ fell from {first['mu1']:.3f} to {now['mu1']:.3f} (the Gibbs risk "
-                 f"r = (1 − μ₁)/2 rose from {first['gibbs_risk']:.3f} to {now['gibbs_risk']:.3f}). "
+                 f"{t} the C-bound fell from {c0} to {c1}, but the tightest bound here "
+                 f"({bounds.PAC_BOUNDS[key]}) was lowest at iteration {lowest}. As the weight "
+                 f"spreads over more voters, the mean of the normalized margin μ₁ fell from {m0} "
+                 f"to {m1} (the Gibbs risk r = (1 − μ₁)/2 rose from {r0} to {r1}). "
                  "The C-bound is a ratio and does not mind a smaller μ₁ when μ₂ shrinks with it; "
                  "the PAC-Bayes bounds add deviation terms that do not shrink with μ₁. KL(Q‖P) "
-                 f"went from {first['kl']:.2f} to {now['kl']:.2f} nats.")
+                 f"went from {fixed(first['kl'], 2)} to {fixed(now['kl'], 2)} nats.")
     return text

@@ -1,10 +1,12 @@
 """cbviz: the Streamlit entry point (navigation, shared sidebar, home page)."""
 import streamlit as st
 
-from cbviz.ui import hide
+from cbviz.ui import ICON, hide
 from cbviz.ui.sidebar import apply_settings, publish_sidebar
 
-st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon=":material/how_to_vote:", layout="wide")
+# a local file: a ":material/..." icon makes the browser fetch the favicon from a font CDN
+st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon=str(ICON),
+                   layout="wide")
 
 
 def home():

@@ -110,12 +110,17 @@ def verdict(stage, rv, guess):
         st.warning(f"**Not this time.** {said}", icon=":material/lightbulb:")
 
 
+# a formula wider than the page scrolls sideways instead of being cut off
+FORMULA_STYLE = "<style>.katex-display { overflow-x: auto; overflow-y: hidden; }</style>"
+
+
 def why(stage, rv):
     """The rest of the reveal, its formula and its paper, folded under the verdict."""
     with st.expander("Why, with the numbers of your run and the paper", expanded=False):
         if rv.why:
             st.markdown(rv.why)
         if stage.formula:
+            st.html(FORMULA_STYLE)
             st.latex(stage.formula)
         st.caption(f"Source: {rv.source}")
 

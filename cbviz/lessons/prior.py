@@ -158,9 +158,10 @@ LESSON = Lesson(
               Question("Will the tightest bound be higher or lower?", MOVES),
               Compute("held_out", "Build the voters from a held-out part"), reveal_move,
               ("P", "m", "KL"), _figure,
-              formula=(r"\text{with probability} \ge 1 - \delta \text{ over } S \sim D^m: \text{"
-                       r" bound}\big(\hat r_S(Q), \mathrm{KL}(Q\|P), m, \delta\big) \text{ for"
-                       r" all } Q, \text{ if } P \text{ does not depend on } S")),
+              formula=(r"\begin{gathered}\text{with probability} \ge 1 - \delta \text{ over } S"
+                       r" \sim D^m: \\ \text{bound}\big(\hat r_S(Q), \mathrm{KL}(Q\|P), m,"
+                       r" \delta\big) \text{ for all } Q, \\ \textbf{if } P \textbf{ does not"
+                       r" depend on } S\end{gathered}")),
         Stage("Where the price comes from", "Each bound depends on m, KL(Q‖P) and the vote's "
                                             "empirical risks.",
               Question("Which input's change moved the bound the most?", tuple(CAUSES.values())),

@@ -1,17 +1,14 @@
 """Paper experiments: the CB-Boost paper's Table 2, Fig. 1, Fig. 3 and Fig. 5, reproduced."""
-import os
-from pathlib import Path
-
 import streamlit as st
 
 from cbviz import plots, progress
 from cbviz.experiments import (
-    DEFAULT_OUT,
     EXPERIMENTS,
     fig3_heatmap,
     fig5_frames,
     load_results,
     preset,
+    results_dir,
     run_experiment,
     wide,
 )
@@ -22,7 +19,7 @@ from cbviz.ui.glossary import CB_BOOST_PAPER
 from cbviz.ui.text import md
 
 STORE = "exp_store"
-OUT = Path(os.environ.get("CBVIZ_RESULTS", DEFAULT_OUT))  # where the units are saved
+OUT = results_dir()  # where the units are saved: cbviz's per-user data folder
 WHAT = {
     "table2": "Test 0-1 loss of each algorithm after a seeded randomized search of its "
               "hyper-parameters with 5-fold cross-validation, mean ± std over repeated splits.",
@@ -69,6 +66,7 @@ quick = c2.toggle("Quick preset (under a minute on 2 cores)",
                   help="off: the full preset, the paper's sizes where it states them (hours "
                        "for Table 2; use the terminal runner and its Dask option)")
 st.caption(WHAT[name])
+st.caption(f"Results are saved in `{OUT}`")
 config = preset(name, quick)
 with st.expander("Configuration"):
     st.json({k: v for k, v in vars(config).items()}, expanded=False)

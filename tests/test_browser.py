@@ -18,9 +18,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    results = str(tmp_path_factory.mktemp("results"))
-    with serve(ROOT / "app.py", env={"CBVIZ_RESULTS": results}) as running:
+def server():
+    with serve(ROOT / "app.py") as running:   # results in the tests' data folder (conftest)
         yield running.url
 
 

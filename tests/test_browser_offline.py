@@ -13,9 +13,9 @@ pytestmark = pytest.mark.browser
 LOCAL = {"127.0.0.1", "localhost"}
 
 
-def test_home_and_lessons_request_only_the_local_server(tmp_path):
+def test_home_and_lessons_request_only_the_local_server():
     requested, icons = [], []
-    with serve(ROOT / "app.py", env={"CBVIZ_DATA_DIR": str(tmp_path)}) as server, \
+    with serve(ROOT / "app.py") as server, \
             chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.on("request", lambda request: requested.append(request.url))

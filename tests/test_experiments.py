@@ -19,6 +19,7 @@ from cbviz.experiments import (
     ProgressLine,
     load_results,
     preset,
+    results_dir,
     run_experiment,
 )
 from cbviz.experiments.__main__ import main
@@ -211,17 +212,19 @@ def test_fig3_differences_and_heatmap_from_known_losses():
     assert list(heat.text[0]) == ["-1.0", "+10.0"] and list(heat.y) == ["a", "b"]
 
 
-def test_cli_runs_a_shrunk_quick_preset(tmp_path, capsys):
-    out = tmp_path / "cli"
+def test_cli_runs_a_shrunk_quick_preset(tmp_path, capsys, monkeypatch):
+    """--out, then the default folder: the app's, in $CBVIZ_DATA_DIR (the same one here)."""
+    monkeypatch.setenv("CBVIZ_DATA_DIR", str(tmp_path))
+    out = tmp_path / "experiment-results"
     code = main(["fig5", "--quick", "--out", str(out), "--set", "max_iter=6",
                  "--set", "datasets=ionosphere", "--set", "every=3"])
     assert code == 0
     curves = pd.read_csv(out / "fig5" / "curves.csv")
     assert curves["iteration"].tolist() == [3, 6]
-    loaded = load_results("fig5", out)
+    loaded = load_results("fig5")
     assert loaded.config.max_iter == 6 and loaded.complete
     assert "units: 1 computed, 0 loaded" in capsys.readouterr().out
-    assert main(["fig5", "--quick", "--out", str(out), "--set", "max_iter=6",
+    assert main(["fig5", "--quick", "--set", "max_iter=6",
                  "--set", "datasets=ionosphere", "--set", "every=3"]) == 0
     assert "units: 0 computed, 1 loaded" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -238,3 +241,12 @@ def test_cli_prints_fig1_ratios_and_the_paper_claims(tmp_path, capsys):
     assert out.index("fit time (s) vs iterations T") < ratios < claims
     assert out.count(" agrees: paper: ") + out.count(" disagrees: paper: ") == 6
     assert (tmp_path / "fig1" / "claims.csv").exists()
+
+
+def test_results_go_to_the_per_user_data_folder_or_cbviz_data_dir(tmp_path, monkeypatch):
+    import platformdirs
+    monkeypatch.setenv("CBVIZ_DATA_DIR", str(tmp_path))
+    assert results_dir() == tmp_path / "experiment-results"
+    monkeypatch.delenv("CBVIZ_DATA_DIR")
+    assert results_dir() == platformdirs.user_data_path("cbviz") / "experiment-results"
+    assert results_dir().is_absolute()  # never the folder the app was started from

@@ -11,7 +11,7 @@ PAGE = str(ROOT / "app_pages" / "paper_experiments.py")
 
 @pytest.fixture
 def page(tmp_path, monkeypatch):
-    monkeypatch.setenv("CBVIZ_RESULTS", str(tmp_path))
+    monkeypatch.setenv("CBVIZ_DATA_DIR", str(tmp_path))
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.run()
     assert not at.exception
@@ -31,13 +31,15 @@ def _titles(at):
 ])
 def test_a_quick_run_completes_and_shows_its_tables(page, name, title, tmp_path):
     page.selectbox(key="exp_name").set_value(name).run()
+    folder = tmp_path / "experiment-results"
+    assert f"Results are saved in `{folder}`" in [c.value for c in page.caption]
     assert "No unit of this experiment is saved yet" in page.info[0].value
     page.button(key="exp_run").click().run()
     assert not page.exception
     if title:
         assert title in _titles(page)
     assert page.dataframe  # the tables
-    assert (tmp_path / name / "units").is_dir()  # every unit saved
+    assert (folder / name / "units").is_dir()  # every unit saved
     again = AppTest.from_file(PAGE, default_timeout=300)  # a reload loses nothing
     again.session_state["exp_store"] = {"name": name, "quick": True}
     again.run()

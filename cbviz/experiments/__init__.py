@@ -12,12 +12,16 @@ claims checked on them (:mod:`cbviz.bench`'s protocol, ``fig1.py``);
 
 Each has a ``quick`` preset (under a minute on 2 cores) and a ``full`` one (the paper's
 sizes where it states them).  The app's "Paper experiments" page calls
-:func:`run_experiment` and :func:`load_results`, the command line the same functions.
+:func:`run_experiment` and :func:`load_results`, the command line the same functions; both
+save in :func:`results_dir` unless told another folder.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
+
+import platformdirs
 
 from .fig1 import FIG1
 from .fig5 import FIG5, FIG5_COLUMNS, FIG5_SUMMARY_COLUMNS, Fig5Config, fig5_frames
@@ -25,13 +29,20 @@ from .noise import FIG3, FIG3_COLUMNS, Fig3Config, fig3_heatmap
 from .runner import Experiment, ProgressLine, Results, load, run
 from .table2 import SEARCH_COLUMNS, TABLE2, TABLE2_COLUMNS, Table2Config, wide
 
-__all__ = ["DEFAULT_OUT", "EXPERIMENTS", "FIG3_COLUMNS", "FIG5_COLUMNS", "FIG5_SUMMARY_COLUMNS",
+__all__ = ["EXPERIMENTS", "FIG3_COLUMNS", "FIG5_COLUMNS", "FIG5_SUMMARY_COLUMNS",
            "SEARCH_COLUMNS", "TABLE2_COLUMNS", "Experiment", "Fig3Config", "Fig5Config",
            "ProgressLine", "Results", "Table2Config", "fig3_heatmap", "fig5_frames",
-           "load_results", "preset", "run_experiment", "wide"]
+           "load_results", "preset", "results_dir", "run_experiment", "wide"]
 
 EXPERIMENTS = {e.name: e for e in (TABLE2, FIG1, FIG3, FIG5)}
-DEFAULT_OUT = Path("experiment-results")
+
+
+def results_dir():
+    """The default results folder: ``experiment-results`` in cbviz's per-user data folder,
+    ``$CBVIZ_DATA_DIR`` when set, else :func:`platformdirs.user_data_path` of "cbviz"
+    (``~/.local/share/cbviz`` on Linux); never the folder the app was started from."""
+    base = os.environ.get("CBVIZ_DATA_DIR")
+    return (Path(base) if base else platformdirs.user_data_path("cbviz")) / "experiment-results"
 
 
 def _experiment(name):
@@ -49,7 +60,7 @@ def preset(name, quick=True, **changes):
     return replace(experiment.quick if quick else experiment.full, **changes)
 
 
-def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=DEFAULT_OUT, scheduler=None,
+def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=None, scheduler=None,
                    progress=None, cancel=None):
     """Run experiment ``name`` (its units not yet in ``out``) and return its :class:`Results`.
 
@@ -63,8 +74,9 @@ def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=DEFAULT_OUT, 
     n_jobs, scheduler, progress, cancel
         As ``cbviz.experiments.runner.run``: joblib processes, a Dask scheduler address
         (or ``distributed.Client``), ``progress(done, total)``, ``cancel() -> bool``.
-    out : path
-        Results directory: ``out/<name>/{config.json, units/, <table>.csv}``.
+    out : path, optional
+        Results directory: ``out/<name>/{config.json, units/, <table>.csv}``; default
+        :func:`results_dir`.
 
     Returns
     -------
@@ -76,11 +88,12 @@ def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=DEFAULT_OUT, 
     experiment = _experiment(name)
     if config is None:
         config = experiment.quick if quick else experiment.full
-    return run(experiment, config, out, n_jobs=n_jobs, scheduler=scheduler, progress=progress,
+    return run(experiment, config, results_dir() if out is None else out, n_jobs=n_jobs, scheduler=scheduler, progress=progress,
                cancel=cancel)
 
 
-def load_results(name, out=DEFAULT_OUT, config=None):
-    """What ``out`` holds for experiment ``name`` (the last run's configuration unless
-    ``config`` is given) as :class:`Results`, computing nothing; None if it was never run."""
-    return load(_experiment(name), out, config)
+def load_results(name, out=None, config=None):
+    """What ``out`` (default :func:`results_dir`) holds for experiment ``name`` (the last run's
+    configuration unless ``config`` is given) as :class:`Results`, computing nothing; None if
+    it was never run."""
+    return load(_experiment(name), results_dir() if out is None else out, config)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from pathlib import Path
 
 from ..algorithms import ParameterError
-from . import DEFAULT_OUT, EXPERIMENTS, ProgressLine, preset, run_experiment
+from . import EXPERIMENTS, ProgressLine, preset, results_dir, run_experiment
 
 
 def _value(text, default):
@@ -55,8 +56,9 @@ def _parser():
                     help="the quick preset (under a minute on 2 cores) instead of the full one")
     ap.add_argument("--n-jobs", type=int, default=1,
                     help="parallel processes (-1: all cores; default 1)")
-    ap.add_argument("--out", default=str(DEFAULT_OUT),
-                    help=f"results directory (default {DEFAULT_OUT}/)")
+    ap.add_argument("--out", type=Path, default=results_dir(),
+                    help="results directory (default: the app's, %(default)s; "
+                         "$CBVIZ_DATA_DIR/experiment-results when that variable is set)")
     ap.add_argument("--scheduler", metavar="ADDRESS",
                     help="a Dask distributed scheduler to run the units on (tcp://host:8786)")
     ap.add_argument("--set", dest="assignments", metavar="FIELD=VALUE", action="append",

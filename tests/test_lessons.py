@@ -167,6 +167,21 @@ def test_sparsity_reveals_are_the_three_runs(labs):
             abs=1e-9)
 
 
+def test_sparsity_says_why_cqboost_can_go_below_mincq(labs):
+    """MinCq's vote is inside its own program (signed weights at most 1/n' once scaled to
+    mu1 = mu); a vote with a lower C-bound than MinCq's optimum must lie outside it."""
+    lab, reveals = labs["sparsity"]
+    votes = lab.results["votes"]
+    top, above, cap = sparsity.outside_mincq(lab, votes["MinCq"])
+    assert above == 0 and top <= cap * (1 + 1e-6)
+    assert cap == pytest.approx(2 / lab.problem.n_voters)
+    top, above, _ = sparsity.outside_mincq(lab, votes["CqBoost"])
+    if votes["CqBoost"].history[-1].c_bound < votes["MinCq"].history[-1].c_bound - 1e-9:
+        assert above > 0   # inside MinCq's program it could not beat MinCq's optimum
+    assert f"puts {fmt(top, 4)} on one voter and exceeds the cap on {above} voters" in \
+        reveals[1].text
+
+
 def test_noise_reveals_read_adaboost_s_own_curve(labs):
     lab, reveals = labs["noise"]
     runs = lab.results["runs"]
@@ -228,3 +243,54 @@ def test_lessons_are_shared_read_only_and_walk_the_same_on_several_threads():
     lone, threaded, errors = lone_and_threaded(work)
     assert not errors and threaded == lone
     assert LESSONS[0].explorer == {"r": 0.3, "d": 0.1}
+
+
+def test_lesson_3_s_charts_count_what_its_questions_ask(labs):
+    """Stage 1 charts the two independent runs without counting their picks; stages 2-4 chart
+    the picks from the same vote, the very count and values their questions ask about."""
+    lab, reveals = labs["rules"]
+    first = lab.lesson.stage(1).figure(lab)
+    assert "agree" not in first.layout.title.text and len(first.data) == 2
+    differ = int(lab.results["rules"]["picks"]["differ"].sum())
+    assert reveals[1].answer == differ
+    count = lab.lesson.stage(2).figure(lab)
+    marks = [t for t in count.data if t.name == "the gradient rule would add another voter"]
+    assert len(marks) == 1 and len(marks[0].x) == differ
+    assert f"at {differ} of {len(lab.results['rules']['picks'])} steps" in count.layout.title.text
+    for k, column, fact in ((3, "correlation", "rho"), (4, "decrease", "decrease")):
+        fig = lab.lesson.stage(k).figure(lab)
+        by_name = {t.name: np.asarray(t.y, float) for t in fig.data if t.name}
+        for rule in ("exhaustive", "gradient"):
+            shown = by_name[f"{rule} pick"]
+            assert shown.size == differ
+            key = f"{fact}_{rule}"
+            assert shown.mean() == pytest.approx(reveals[k - 1].facts[key], rel=1e-12), key
+        assert not lab.lesson.stage(k).figure_first   # shown with the answer, not before
+
+
+def test_every_reveal_opens_with_a_short_sentence(labs):
+    """The verdict box shows the reveal's first sentence: about ten seconds of reading."""
+    for slug, (lab, reveals) in labs.items():
+        for stage, rv in zip(lab.lesson.stages, reveals):
+            assert rv.headline and len(rv.headline.split()) <= 45, (slug, stage.title)
+            assert rv.headline + (" " + rv.why if rv.why else "") == rv.text
+
+
+def test_printed_numbers_never_show_a_negative_zero():
+    assert fmt(-0.0001) == "0.000" and fmt(-0.0001, sign=True) == "0.000"
+    assert fmt(0.076, sign=True) == "+0.076" and fmt(-0.056, sign=True) == "-0.056"
+    assert fmt(-0.5) == "-0.500"
+
+
+def test_a_slider_stage_accepts_its_stated_tolerance_and_says_what_to_do():
+    les = lesson(1)
+    move = les.stage(2).action
+    lab = Lab(les, None, None, None)
+    for value, done in ((0.40, True), (0.39, True), (0.38, True), (0.37, False), (0.1, False)):
+        lab.explorer["d"] = value
+        assert move.done(lab) == done, value
+    lab.explorer["d"] = 0.2
+    assert "about 0.4" in move.hint(lab) and "arrow keys" in move.hint(lab)
+    edge = les.stage(3).action   # the edge of the map: exactly there, the slider's end
+    lab.explorer["d"] = 0.41
+    assert not edge.done(lab) and "right end of the slider" in edge.hint(lab)

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..compare import Comparison
 from ..plots.comparison import compare_figure
 from .core import Compute, Lesson, Look, Question, Reveal, Stage, fmt
 
 NAMES = ("CB-Boost", "CqBoost", "MinCq")
-ALGORITHMS = (("cbboost", {}), ("cqboost", {"mu": 0.05}), ("mincq", {"mu": 0.05}))
+MU = 0.05
+ALGORITHMS = (("cbboost", {}), ("cqboost", {"mu": MU}), ("mincq", {"mu": MU}))
 SOURCES = ("Bauvin et al. (2020); Roy et al. (2016), CqBoost; Germain et al. (2015), MinCq")
 
 
@@ -54,13 +57,37 @@ def reveal_voters(lab):
                   {name: rec.n_voters for name, rec in last.items()}, SOURCES)
 
 
+def outside_mincq(lab, run):
+    """How far ``run``'s vote is from MinCq's program (quasi-uniform, mean margin mu): scaled
+    to mean margin mu, ``(its largest signed weight on a direct voter, the voters above the
+    cap, the cap 1/n')``; None when the pool is not self-complemented."""
+    if not lab.problem.H_train.is_self_complemented():
+        return None
+    a = run.weights_at()
+    half = a.size // 2
+    gamma = float(np.mean(run.y * lab.problem.H_train.matvec(a)))
+    signed = np.abs(a[:half] - a[half:]) * MU / gamma
+    return float(signed.max()), int(np.sum(signed > 1 / half * (1 + 1e-9))), 1 / half
+
+
 def reveal_c_bound(lab):
     last = _last(lab)
     text = (f"Empirical C-bounds: {_table(last, 'c_bound')}. MinCq minimizes the C-bound among "
-            "the quasi-uniform votes whose first margin moment is μ = 0.05, over the whole pool "
-            "at once; CqBoost minimizes a program of the same kind restricted "
-            "to the columns it has generated; CB-Boost minimizes greedily, one voter and one "
-            "closed-form weight at a time, never revisiting a weight.")
+            f"the quasi-uniform votes whose first margin moment is μ = {MU:g}, over the whole "
+            "pool at once; CqBoost minimizes the second moment μ₂ under μ₁ ≥ μ, with weights "
+            "summing to 1 on the columns it has generated; CB-Boost minimizes greedily, one "
+            "voter and one closed-form weight at a time, never revisiting a weight.")
+    outside = outside_mincq(lab, lab.result("votes")["CqBoost"])
+    if outside is not None:
+        top, above, cap = outside
+        lower = last["CqBoost"].c_bound < last["MinCq"].c_bound
+        text += (f" Why {'CqBoost can go below' if lower else 'neither is bound by'} MinCq's "
+                 f"C-bound: quasi-uniform means that, scaled to μ₁ = {MU:g}, no voter carries "
+                 f"more than 1/{fmt(round(1 / cap))} = {fmt(cap, 4)} of signed weight (one over "
+                 "the voters before complements). CqBoost's program has no "
+                 f"such cap: its vote, at the same μ₁, puts {fmt(top, 4)} on one voter and "
+                 f"exceeds the cap on {above} voters. It lies outside MinCq's program, so MinCq's "
+                 "optimum does not bind it.")
     return Reveal(_best(last, "c_bound"), text,
                   {name: rec.c_bound for name, rec in last.items()}, SOURCES)
 

@@ -218,6 +218,106 @@ def test_every_lesson_walks_to_its_end(n, right):
     assert [t.value for t in at.title] == ["Lessons"]
 
 
+# ------------------------------------------------------------------- one state, every path
+
+def shown(at, n, k):
+    """What stage ``k`` shows before the answer: settings (data set, split, pool...), the
+    question, the run's length and the explorer point."""
+    stage = LESSONS[n - 1].stage(k)
+    texts = markdown(at)
+    assert any(f"**Question.** {stage.question.text}" in t for t in texts), texts
+    return {"settings": at.session_state["settings"], "question": stage.question.text,
+            "steps": len(the_run(at).history), "explorer": dict(progress(at)["explorer"])}
+
+
+def answer_and_act(at, n, k):
+    stage, reveal = LESSONS[n - 1].stage(k), preset(n)[k - 1]
+    answer(at, n, k, stage.question, guess_for(stage.question, reveal, right=True))
+    act(at, n, k, stage.action)
+    assert_revealed(at, stage.question, reveal, right=True)
+    return at
+
+
+@pytest.mark.parametrize("n", range(1, len(LESSONS) + 1))
+def test_every_stage_is_the_same_by_link_by_next_and_after_previous(n):
+    """Every stage reached three ways: Start and Next; a hand-typed short link
+    ``?lesson=N&stage=K`` (the lesson's preset, nothing else in the link); Previous and Next
+    back to it.  Each shows the same settings, question, run and point, and after the same
+    answer the same reveal (the preset's, recomputed by the package)."""
+    lesson = LESSONS[n - 1]
+    at = click(in_app(), f"lesson_start_{n}")
+    seen = {}
+    for k in range(1, len(lesson.stages) + 1):
+        assert_on_stage(at, n, k)
+        seen[k] = shown(at, n, k)
+        assert seen[k]["settings"] == lesson.preset()
+        answer_and_act(at, n, k)
+        if k > 1:   # back one stage: as it was left, its own point, run and reveal
+            click(at, "lesson_prev")
+            assert_on_stage(at, n, k - 1)
+            assert_revealed(at, lesson.stage(k - 1).question, preset(n)[k - 2], right=True)
+            click(at, "lesson_next")   # and forward again: this stage as it was left
+            assert_on_stage(at, n, k)
+            assert_revealed(at, lesson.stage(k).question, preset(n)[k - 1], right=True)
+        if k < len(lesson.stages):
+            click(at, "lesson_next")
+    for k in range(1, len(lesson.stages) + 1):
+        typed = app(lesson=n, stage=k)
+        assert_on_stage(typed, n, k)
+        assert shown(typed, n, k) == seen[k]
+        assert not typed.warning and not typed.info   # nothing ignored, nothing changed
+        answer_and_act(typed, n, k)
+
+
+def test_previous_restores_the_stage_s_own_point():
+    """Lesson 1: back at stage 1 after moving d to the edge, the map's point, the question and
+    the reveal are stage 1's (d = 0.10), not the current 0.42."""
+    at = walk(1, right=True, upto=3)   # stages 1-3 answered, now on stage 4
+    assert progress(at)["explorer"]["d"] == pytest.approx(0.42)
+    for _ in range(3):
+        click(at, "lesson_prev")
+    assert_on_stage(at, 1, 1)
+    assert progress(at)["explorer"] == dict(LESSONS[0].explorer)
+    assert_revealed(at, LESSONS[0].stage(1).question, preset(1)[0], right=True)
+
+
+def test_a_link_that_changes_a_preset_setting_is_applied_and_said():
+    at = app(lesson=6, stage=1)   # the lesson's own label noise, with nothing in the link
+    assert at.session_state["settings"].label_noise == 0.2 and not at.info
+    at = app(lesson=6, stage=1, label_noise=0.1)
+    assert at.session_state["settings"].label_noise == 0.1
+    (notice,) = [i.value for i in at.info]
+    assert md("label noise 0.1 (the lesson's: 0.2)") in notice
+    click(at, "lesson_preset")
+    assert_on_stage(at, 6, 1)
+    assert at.session_state["settings"] == LESSONS[5].preset() and not at.info
+    at = app(lesson=4, stage=1)
+    assert at.session_state["settings"].real == "breast_cancer"
+    assert at.session_state["settings"].source == "real"
+
+
+def test_a_slider_stage_says_what_to_do_until_the_point_is_near_enough():
+    at = walk(1, right=True, upto=1)   # now on stage 2
+    stage = LESSONS[0].stage(2)
+    answer(at, 1, 2, stage.question, stage.question.choices[0])
+    at.slider(key="lesson_move_1_2").set_value(0.35)
+    rerun(at)
+    assert any("about 0.4" in i.value for i in at.info)
+    assert at.button(key="lesson_next").disabled and not at.success
+    at.slider(key="lesson_move_1_2").set_value(0.39)   # within the stated 0.02
+    rerun(at)
+    assert not at.button(key="lesson_next").disabled
+    assert any(v.value.startswith("**Right.**") for v in at.success)
+
+
+@pytest.mark.parametrize("n, k", [(1, 1), (2, 1)])
+def test_locking_without_an_answer_says_so(n, k):
+    at = app(lesson=n, stage=k)
+    click(at, f"lesson_lock_{n}_{k}")
+    assert any(w.value.endswith("first, then lock it in.") for w in at.warning)
+    assert progress(at)["guesses"] == {}
+
+
 # ------------------------------------------------------------------------------------- links
 
 def expected_steps(n, k, steps):

@@ -383,6 +383,22 @@ def test_reload_opens_the_same_stage_with_the_same_run():
     assert_revealed(again, stage.question, preset(2)[2], right=False)
 
 
+@pytest.mark.parametrize("n, k", [(3, 1), (7, 2)])
+def test_reload_of_a_computed_stage_and_a_typed_link_naming_it(n, k):
+    """A stage whose button computed a result: its own link (a reload) and a hand-typed one
+    that names only the result (``computed``, no ``steps``) show the same reveal."""
+    lesson, reveal = LESSONS[n - 1], preset(n)[k - 1]
+    stage = lesson.stage(k)
+    at = walk(n, right=True, upto=k - 1) if k > 1 else click(in_app(), f"lesson_start_{n}")
+    answer_and_act(at, n, k)
+    guess = guess_for(stage.question, reveal, right=True)
+    for link in (dict(at.query_params), {"lesson": n, "stage": k, "guess": guess,
+                                         "computed": stage.action.key}):
+        again = app(**link)
+        assert_on_stage(again, n, k)
+        assert_revealed(again, stage.question, reveal, right=True)
+
+
 # ------------------------------------------------------------------------------ teacher panel
 
 def test_teacher_panel_link_and_qr_code_reopen_the_lesson():

@@ -219,13 +219,13 @@ def lab(settings, problem, run):
 def catch_up(lab, stage):
     """Perform what the stages before ``stage`` did (a link that lands on a later stage), and
     the computations the link names."""
-    for k in st.session_state.pop("lesson_compute", []):
-        lab.result(k)
     if st.session_state.pop("lesson_stopped", False) and not lab.run.done:
         lab.run.step()   # the run had stopped there: the step it refused marks it done again
     for earlier in lab.lesson.stages[:stage - 1]:
         if isinstance(earlier.action, (Step, Compute)):
             earlier.action.perform(lab)
+    for k in st.session_state.pop("lesson_compute", []):   # on the run the stage reads
+        lab.result(k)
     runs.show_iteration(len(lab.run.history))
 
 

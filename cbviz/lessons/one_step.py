@@ -103,7 +103,7 @@ def reveal_stop(lab):
             f"{fmt(drop, 6)} from iteration 1: Corollary 2 bounds the training error by C of "
             "the first voter minus that sum. Theorem 3 needs γ(h) > 0, so the rule looks only "
             "at such voters: the run stops when none of them outside the vote lowers C, even "
-            "if other voters still could (the step page's 'eligible' setting tries them).")
+            "if other voters still could (the step page's 'Eligible voters' control tries them).")
     return Reveal(answer, text, {"iterations": n, "sum": total, "drop": drop},
                   f"{PAPER}, Algorithm 1, Theorem 3 and Corollary 2")
 

@@ -57,7 +57,7 @@ def action_widgets(stage, lab, k):
                 c[1].button(label, key=f"lesson_steps_{n}_{k}", width="stretch",
                             on_click=runs.step, args=(left, lab.run), type="primary")
         size = len(lab.run.history)
-        c[2].markdown(f"The vote has **{size}** voter{'s' * (size != 1)}"
+        (c[2] if not action.done(lab) else st).markdown(f"The vote has **{size}** voter{'s' * (size != 1)}"
                       + (f"; it stopped: {md(stopped_because(lab.run))}." if lab.run.done
                          else "."))
     elif isinstance(action, Move):

@@ -70,9 +70,9 @@ def act(page, n, k, action):
         keyed(page, f"lesson_compute_{n}_{k}").locator("button").click()
     elif isinstance(action, Move):
         slider = keyed(page, f"lesson_move_{n}_{k}").locator("input[type=range]")
-        slider.focus()   # the arrow keys, as the stage's hint says
-        while float(slider.input_value()) < action.target - action.tolerance - 1e-9:
-            slider.press("ArrowRight")
+        slider.focus()   # by keyboard: Page Up while far, then the arrow keys (the hint's)
+        while (value := float(slider.input_value())) < action.target - action.tolerance - 1e-9:
+            slider.press("PageUp" if action.target - value > 0.1 else "ArrowRight")
             settle(page)
 
 

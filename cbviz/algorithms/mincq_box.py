@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mincq_roots import _EPS, _box_ray, _dot, _monotone_root
+from .mincq_roots import _EPS, _box_ray, _dot, _monotone_root, _onto_rows
 
 __all__ = ["BoxHyperplane"]
 
@@ -39,7 +39,9 @@ class BoxHyperplane:
 
     def project(self, z):
         """Euclidean projection: ``clip(z + lam a, lo, hi)`` with ``lam`` such that
-        ``a^T x = c`` (KKT of ``min |x - z|^2 / 2``; ``a^T x`` is non-decreasing in ``lam``)."""
+        ``a^T x = c`` (KKT of ``min |x - z|^2 / 2``; ``a^T x`` is non-decreasing in ``lam``),
+        the row then restored at ``x``'s scale on the coordinates inside the box
+        (:func:`._onto_rows`)."""
         z = np.asarray(z, dtype=float)
         a, lo, hi = self.a, self.lo, self.hi
         tol = 8 * _EPS * (abs(self.c) + float(np.abs(a).sum()) * max(abs(lo), abs(hi)))
@@ -54,7 +56,9 @@ class BoxHyperplane:
 
         reach = (self._span + float(np.max(np.abs(z), initial=0.0))) / self._a_min
         self._lam = _monotone_root(step, -reach, reach, self._lam, tol)
-        return np.clip(z + self._lam * a, lo, hi)
+        # a^T x = c at x's own scale, on the coordinates inside the box (with |z| far above
+        # the box, round-off leaves it ~eps |z| |a|_1 off whatever lam: _onto_rows)
+        return _onto_rows(np.clip(z + self._lam * a, lo, hi), a, self.c, lo, hi)
 
     def prox(self, z, e, target, half_L):
         """Projection in the metric ``L I + 2 e e^T``: ``x = clip(z + kappa e + lam a)``
@@ -105,7 +109,7 @@ class BoxHyperplane:
         self._lam = lam
         kappa = inner(lam)
         self._kappa = kappa
-        return np.clip(z + lam * a + kappa * e, lo, hi)
+        return _onto_rows(np.clip(z + lam * a + kappa * e, lo, hi), a, self.c, lo, hi)
 
     def lmo_value(self, G):
         """``min G^T s`` over the set, exactly (Lagrangian dual in the multiplier of the

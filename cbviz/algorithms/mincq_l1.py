@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mincq_roots import _EPS, _dot, _dual_maximum, _monotone_root
+from .mincq_roots import _EPS, _dot, _dual_maximum, _monotone_root, _onto_rows
 from .mincq_simplex import _NEAR, _simplex_nu
 
 __all__ = ["L1Halfspace"]
@@ -59,12 +59,18 @@ class L1Halfspace:
     def project(self, z):
         """Euclidean projection ``w = soft(z + beta a, lam)``: ``beta = 0`` when the ball's
         projection already has ``a^T w >= c``, else ``beta > 0`` solves ``a^T w(beta) = c``
-        (non-decreasing in ``beta``; a Newton step assuming the current support and signs)."""
+        (non-decreasing in ``beta``; a Newton step assuming the current support and signs).
+        The active rows (``|w|_1 = 1`` when ``lam > 0``, ``a^T w = c`` when ``beta > 0``) are
+        then restored on ``w``'s support at ``w``'s scale (:func:`._onto_rows`): the point
+        returned is feasible to rounding at ``|w|``, not ``|z|``."""
         z = np.asarray(z, dtype=float)
         a, c, tol = self.a, self.c, self._tol
-        w, _ = self._ball(z)
+        w, lam = self._ball(z)
         if _dot(a, w) >= c - tol:
-            return w
+            if lam > 0:                       # |w|_1 = 1 at w's scale (see below)
+                w = _onto_rows(w, np.sign(w), 1.0)
+            if _dot(a, w) >= c - tol:
+                return w
 
         def step(beta):
             y = z + beta * a
@@ -85,7 +91,12 @@ class L1Halfspace:
             return r, ((c - A0) / A1 if A1 > 1e-12 * aa else np.nan)
 
         self._beta = _monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
-        return self._ball(z + self._beta * a)[0]
+        w, lam = self._ball(z + self._beta * a)
+        # the rows |w|_1 = 1 (on the sphere) and a^T w = c at w's own scale: with |z| far
+        # above 1, round-off leaves them ~eps |z| |a|_1 off whatever beta (_onto_rows)
+        if lam > 0:
+            return _onto_rows(w, np.vstack([np.sign(w), a]), [1.0, c])
+        return _onto_rows(w, a, c)
 
     def lmo_value(self, G):
         """A lower bound on ``min G^T v`` over the set, equal to it up to rounding: the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mincq_roots import _EPS, _box_ray, _dot, _dual_maximum, _monotone_root
+from .mincq_roots import _EPS, _box_ray, _dot, _dual_maximum, _monotone_root, _onto_rows
 
 __all__ = ["SimplexHalfspace"]
 
@@ -49,6 +49,7 @@ class SimplexHalfspace:
         self.c = float(c)
         self._beta = 0.0
         self._top = self.a >= self.a.max()            # where a = max(a)
+        self._rows = np.vstack([np.ones_like(self.a), self.a])   # 1^T x = 1, a^T x = c
 
     def _at_beta(self, z, beta):
         y = z + beta * self.a
@@ -58,18 +59,22 @@ class SimplexHalfspace:
         """Euclidean projection ``x = max(z + beta a - nu, 0)``: ``beta = 0`` when the
         simplex projection already has ``a^T x >= c``; else ``beta > 0`` solves
         ``a^T x(beta) = c`` (non-decreasing in ``beta``) with ``nu(beta)`` making
-        ``1^T x = 1``."""
+        ``1^T x = 1``.  The active rows are then restored on ``x``'s support at ``x``'s scale
+        (:func:`._onto_rows`): the point returned is feasible to rounding at ``|x|``, not
+        ``|z|``."""
         z = np.asarray(z, dtype=float)
         a, c = self.a, self.c
         tol = 8 * _EPS * (abs(c) + float(np.abs(a).max()))
         x = self._at_beta(z, 0.0)
         if _dot(a, x) >= c - tol:
-            return x
+            x = _onto_rows(x, 1.0, 1.0)               # 1^T x = 1 at x's scale (see below)
+            if _dot(a, x) >= c - tol:
+                return x
         if c >= float(a.max()) - tol:                 # only the face where a is largest
             x = np.zeros_like(z)
             zt = z[self._top]
             x[self._top] = np.maximum(zt - _simplex_nu(zt), 0.0)
-            return x
+            return _onto_rows(x, 1.0, 1.0)
 
         def step(beta):
             x = self._at_beta(z, beta)
@@ -84,7 +89,9 @@ class SimplexHalfspace:
             return r, (k * (saz - c) - sa * (sz - 1.0)) / det
 
         self._beta = _monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
-        return self._at_beta(z, self._beta)
+        # 1^T x = 1 and a^T x = c at x's own scale (with |z| far above 1, round-off leaves
+        # them ~eps |z| |a|_1 off whatever beta: _onto_rows)
+        return _onto_rows(self._at_beta(z, self._beta), self._rows, [1.0, c])
 
     def prox(self, z, e, target, half_L):
         """Projection in the metric ``L I + 2 e e^T`` (see :meth:`.BoxHyperplane.prox`):
@@ -93,7 +100,8 @@ class SimplexHalfspace:
 
         Nested exact roots: ``nu`` by Michelot's iteration, ``kappa`` (strictly increasing
         equation) and ``beta`` (``a^T x`` non-decreasing in it), each Newton step solving the
-        linear system of the current support.
+        linear system of the current support; the set's active rows then restored at ``x``'s
+        scale, as in :meth:`project`.
         """
         z = np.asarray(z, dtype=float)
         a, c = self.a, self.c
@@ -133,7 +141,10 @@ class SimplexHalfspace:
         self._beta = beta
         kappa = inner(beta)
         self._kappa = kappa
-        return x_at(kappa, beta)
+        x = x_at(kappa, beta)
+        if beta > 0:                   # the rows at x's own scale, as in project
+            return _onto_rows(x, self._rows, [1.0, c])
+        return _onto_rows(x, 1.0, 1.0)
 
     def lmo_value(self, G):
         """A lower bound on ``min G^T s`` over the set, equal to it up to rounding: the

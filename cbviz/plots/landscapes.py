@@ -229,11 +229,6 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
         customdata=np.array(gr_lab, dtype=object), line=dict(color=ORANGE, width=2, dash="dash"),
         marker=dict(size=5),
         hovertemplate="gradient: C-bound = %{y:.4g}, added %{customdata}<extra></extra>"))
-    off = np.flatnonzero(~agree)
-    both = np.concatenate([ex, gr])
-    low = float(np.nanmin(both)) if np.isfinite(both).any() else 0.0
-    high = float(np.nanmax(both)) if np.isfinite(both).any() else 1.0
-    rug = low - 0.06 * max(high - low, 1e-3)  # a tick row under the curves, not on them
     for extra_col, name, color in (("exhaustive_all_c_bound", "exhaustive, every voter eligible",
                                     GREEN),
                                    ("gradient_all_c_bound", "gradient, every voter eligible",
@@ -245,6 +240,11 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
         return _style(fig, title="Exhaustive vs. gradient rule, each run on its own",
                       x_title=ITERATION_AXIS, y_title="empirical C-bound",
                       uirevision=uirevision, hovermode="x unified")
+    off = np.flatnonzero(~agree)
+    both = np.concatenate([ex, gr])
+    low = float(np.nanmin(both)) if np.isfinite(both).any() else 0.0
+    high = float(np.nanmax(both)) if np.isfinite(both).any() else 1.0
+    rug = low - 0.06 * max(high - low, 1e-3)  # a tick row under the curves, not on them
     fig.add_trace(go.Scatter(
         x=it[off], y=np.full(off.size, rug), mode="markers", name="rules disagree (tick)",
         customdata=np.column_stack([np.array(ex_lab, dtype=object)[off],

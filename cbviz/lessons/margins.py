@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import bounds, explorer
 from ..plots.explorer import c_bound_map_figure
 from ..plots.regions import margin_figure
-from ..ui.text import md   # plain Python: voter labels shown literally in markdown
+from ..markdown import md   # voter labels shown literally in markdown
 from .core import Lesson, Look, Move, Question, Reveal, Stage, Step, fmt
 
 SOURCE_C = ("C-bound: Lacasse et al. (2006); Theorem 1 and Corollary 1 of Bauvin et al. "

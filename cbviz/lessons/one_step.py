@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import plots
-from ..ui.text import md   # plain Python: voter labels shown literally in markdown
+from ..markdown import md   # voter labels shown literally in markdown
 from .core import Lesson, Question, Reveal, Stage, Step, fmt, stopped_because
 
 PAPER = "Bauvin et al. (2020)"

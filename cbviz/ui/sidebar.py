@@ -15,6 +15,7 @@ import streamlit as st
 
 from .. import data
 from ..lessons import link_preset
+from ..markdown import md
 from ..workbench import (
     LIMITS,
     POOLS,
@@ -26,7 +27,6 @@ from ..workbench import (
 from . import hide, state, tasks
 from .glossary import draw_glossary
 from .messages import for_app
-from .text import md
 
 DEFAULTS = Settings()
 EXAMPLE_CSV = Path(__file__).resolve().parents[2] / "assets" / "example.csv"

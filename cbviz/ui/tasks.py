@@ -20,7 +20,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from .. import progress
-from .text import md
+from ..markdown import md
 
 RUNNING, CANCELLED, PENDING = "task_running", "task_cancelled", "task_pending"
 STOPPED = "task_stopped"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 __all__ = ["COMMANDS", "command", "find_app", "main"]
 
@@ -30,17 +29,17 @@ def command(name, help):
 
 
 def find_app():
-    """The app's entry script ``app.py``: the source checkout's (an editable install, or the
-    package imported from the repository), else the current directory's; None if neither."""
-    checkout = Path(__file__).resolve().parents[1] / "app.py"
-    here = Path.cwd() / "app.py"
-    return next((p for p in (checkout, here) if p.is_file()), None)
+    """The app's entry script, installed with the package (:data:`cbviz.app.ENTRY`); None if
+    the installation lost it."""
+    from .app import ENTRY
+    return ENTRY if ENTRY.is_file() else None
 
 
 _APP_HELP = """usage: cbviz app [--public-url URL] [STREAMLIT OPTIONS]
 
-Start the cbviz app: `streamlit run app.py` in the folder of app.py (so that its
-.streamlit/config.toml applies), with every other option passed through to `streamlit run`.
+Start the cbviz app: `streamlit run` on the app's entry script, installed with the package
+(cbviz/app/streamlit_app.py), in that folder (so that the app's .streamlit/config.toml
+applies), with every other option passed through to `streamlit run`.
 
   --public-url URL   the address students open (http:// or https://, e.g. behind a proxy);
                      the teacher's class link and QR code use it.  Passed to the app as
@@ -53,9 +52,8 @@ examples:
   cbviz app --server.address 0.0.0.0          # reachable from the class's machines
   cbviz app --public-url https://cbviz.school.example
 
-`streamlit run --help` lists every option.  app.py is found in the cbviz source checkout
-(an editable install) or in the current folder: `pip install .` installs the package
-only, so run `cbviz app` from the repository folder.
+`streamlit run --help` lists every option.  The app is part of the installed package:
+`cbviz app` works from any folder, with or without the source checkout.
 """
 
 
@@ -71,8 +69,8 @@ def _app(argv):
         return 2
     script = find_app()
     if script is None:
-        print("cbviz app: no app.py here or in the cbviz source folder; run it from the "
-              "repository folder", file=sys.stderr)
+        print("cbviz app: the app's entry script is missing from the installed package; "
+              "reinstall cbviz", file=sys.stderr)
         return 2
     if public_url:
         from .ui.class_address import PUBLIC_URL_ENV
@@ -119,21 +117,9 @@ def _experiments(argv):
     return experiments_main(argv)
 
 
-@command("latency", "Step latency in headless Chromium [tools]")
-def _latency(argv):
-    from .tools import latency
-    return latency.main(argv)
-
-
-@command("load", "a class at once on one server, or on workers behind nginx [tools]")
-def _load(argv):
-    from .tools import load
-    return load.main(argv)
-
-
 @command("serve", "a class: app workers behind Debian's nginx (needs nginx)")
 def _serve(argv):
-    from .tools import serve
+    from .app import serve
     return serve.main(argv)
 
 
@@ -141,8 +127,7 @@ def _parser():
     ap = argparse.ArgumentParser(
         prog="cbviz", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Learn, teach and compare PAC-Bayesian majority-vote algorithms.",
-        epilog="`cbviz COMMAND --help` prints a command's options ([tools]: needs the "
-               "tools extra, pip install \"cbviz[tools]\").")
+        epilog="`cbviz COMMAND --help` prints a command's options.")
     ap.add_argument("--version", action="version", version=_version())
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, (text, _) in COMMANDS.items():

@@ -57,19 +57,20 @@ def lone_and_threaded(work, n_threads=6):
 
 
 def require_chromium():
-    """Skip the calling test module without Debian's Chromium, or fail when CI requires the
-    browser tests (CBVIZ_REQUIRE_BROWSER=1, set by ``.ci/run``)."""
+    """Skip the calling test module without a Chromium (:func:`cbviz.export.chromium_path`:
+    BROWSER_PATH or a system one), or fail when CI requires the browser tests
+    (CBVIZ_REQUIRE_BROWSER=1, set by ``.ci/run``)."""
     import os
 
     import pytest
 
-    from cbviz.tools.server import CHROMIUM
+    from benchmarks.browser import CHROMIUM
 
-    if not os.path.exists(CHROMIUM):
+    if CHROMIUM is None or not os.path.exists(CHROMIUM):
         if os.environ.get("CBVIZ_REQUIRE_BROWSER"):
-            raise RuntimeError(f"browser tests required but {CHROMIUM} is missing")
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)",
-                    allow_module_level=True)
+            raise RuntimeError(f"browser tests required but no Chromium was found ({CHROMIUM})")
+        pytest.skip(f"no Chromium found ({CHROMIUM}; apt-get install chromium or set "
+                    "BROWSER_PATH)", allow_module_level=True)
 
 
 def chromium():
@@ -78,7 +79,7 @@ def chromium():
 
     from playwright.sync_api import sync_playwright
 
-    from cbviz.tools.server import CHROMIUM, FLAGS
+    from benchmarks.browser import CHROMIUM, FLAGS
 
     @contextmanager
     def launched():

@@ -1,27 +1,26 @@
 """AppTest checks of every page: loads, steps, revisits, resets, bad input."""
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from helpers import figure_specs, values
 from streamlit.testing.v1 import AppTest
 
+from cbviz.app import FOLDER as APP
 from cbviz.plots.style import fixed
 
 STEP = "app_pages/step_through_cbboost.py"
 GRADIENT = "app_pages/gradient_vs_exhaustive.py"
 TIMEOUT = 60
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def app(page=None, **params):
-    """Run the home page (app.py) or one page script on its own.
+    """Run the home page (the entry script) or one page script on its own.
 
     A page run alone draws the shared sidebar itself (``require_problem``), which is also
     so each page can be tested as its own script.
     """
-    at = AppTest.from_file(str(ROOT / (page or "app.py")), default_timeout=TIMEOUT)
+    at = AppTest.from_file(str(APP / (page or "streamlit_app.py")), default_timeout=TIMEOUT)
     for k, v in params.items():
         at.query_params[k] = str(v)
     at.run()

@@ -1,15 +1,18 @@
 """The real app in headless Chromium: start it, click through each page, take screenshots.
 
-Needs Debian's Chromium at /usr/bin/chromium (``.ci/run`` installs it and sets
+Needs a Chromium (Debian's, or BROWSER_PATH; ``.ci/run`` installs it and sets
 CBVIZ_REQUIRE_BROWSER=1, which turns a missing browser into a failure).
 """
+from pathlib import Path
 
 import pytest
 from helpers import require_chromium
 
-from cbviz.tools.latency import MARK, REDRAWN
-from cbviz.tools.server import CHROMIUM, FLAGS, IDLE, ROOT, serve
+from benchmarks.browser import CHROMIUM, FLAGS, IDLE
+from benchmarks.latency import MARK, REDRAWN
+from cbviz.app.streamlit_server import serve
 
+ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "screenshots"
 
 require_chromium()
@@ -19,7 +22,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def server():
-    with serve(ROOT / "app.py") as running:   # results in the tests' data folder (conftest)
+    with serve() as running:   # results in the tests' data folder (conftest)
         yield running.url
 
 

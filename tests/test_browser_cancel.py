@@ -6,10 +6,15 @@ the step page and the compare page must show a progress bar and a Cancel button 
 second, Cancel must stop it with the run as it was, and a second Solve must finish.
 Waits are on the page's state (a text, a button, the script idle), never a fixed sleep.
 """
+from pathlib import Path
+
 import pytest
 from helpers import chromium, require_chromium
 
-from cbviz.tools.server import IDLE, ROOT, serve
+from benchmarks.browser import IDLE
+from cbviz.app.streamlit_server import serve
+
+ROOT = Path(__file__).resolve().parents[1]
 
 require_chromium()
 
@@ -22,7 +27,7 @@ LONG = 300_000   # ms: a whole solve on a loaded machine
 
 @pytest.fixture(scope="module")
 def page():
-    with serve(ROOT / "app.py") as server, chromium() as browser:
+    with serve() as server, chromium() as browser:
         tab = browser.new_page(viewport={"width": 1280, "height": 800})
         tab.server = server.url
         yield tab

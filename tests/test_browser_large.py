@@ -6,13 +6,17 @@ took 19 s).  The time from upload to the first chart is printed (``-s``), not as
 depends on the machine; what the test checks is that the chart draws a bounded sample.
 """
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 from helpers import require_chromium
 
+from benchmarks.browser import CHROMIUM, FLAGS, IDLE
+from cbviz.app.streamlit_server import serve
 from cbviz.plots.regions import MAX_POINTS
-from cbviz.tools.server import CHROMIUM, FLAGS, IDLE, ROOT, serve
+
+ROOT = Path(__file__).resolve().parents[1]
 
 require_chromium()
 
@@ -38,7 +42,7 @@ def big_csv(tmp_path_factory):
 def test_a_file_at_the_upload_limit_shows_a_sampled_chart(big_csv):
     from playwright.sync_api import sync_playwright
     assert 40e6 < big_csv.stat().st_size < 50 * 2 ** 20
-    with serve(ROOT / "app.py") as server, sync_playwright() as p:
+    with serve() as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(server.url + "/step_through_cbboost?source=csv")

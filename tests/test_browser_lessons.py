@@ -5,12 +5,16 @@ click, act, wait for the verdict and check it is in view without scrolling, take
 screenshot, go on.  Two lessons (one with a slider, one with steps), at 1280x800 and 1024x768.
 Every wait is on the page's state (the script idle, a text shown), never a sleep.
 """
+from pathlib import Path
+
 import pytest
 from helpers import chromium, require_chromium
 
+from benchmarks.browser import IDLE
+from cbviz.app.streamlit_server import serve
 from cbviz.lessons import LESSONS, Compute, Lab, Move, Step
-from cbviz.tools.server import IDLE, ROOT, serve
 
+ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "screenshots" / "lessons"
 WAIT = 120_000   # ms: generous for a busy machine; every wait ends as soon as its state holds
 
@@ -21,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def server():
-    with serve(ROOT / "app.py") as running:
+    with serve() as running:
         yield running.url
 
 

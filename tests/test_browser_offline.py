@@ -5,7 +5,8 @@ from urllib.parse import urlsplit
 import pytest
 from helpers import chromium, require_chromium
 
-from cbviz.tools.server import IDLE, ROOT, serve
+from benchmarks.browser import IDLE
+from cbviz.app.streamlit_server import serve
 
 require_chromium()
 
@@ -15,7 +16,7 @@ LOCAL = {"127.0.0.1", "localhost"}
 
 def test_home_and_lessons_request_only_the_local_server():
     requested, icons = [], []
-    with serve(ROOT / "app.py") as server, \
+    with serve() as server, \
             chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.on("request", lambda request: requested.append(request.url))

@@ -18,8 +18,8 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 from streamlit.testing.v1.util import patch_config_options
 
+from cbviz.app import ENTRY, PAGES, serve
 from cbviz.cli import main
-from cbviz.tools import serve
 from cbviz.ui import class_address
 from cbviz.ui.class_address import (LISTEN_ENV, PUBLIC_URL_ENV, class_base, machine_address,
                                     public_url_problem)
@@ -147,7 +147,7 @@ def test_cbviz_app_passes_the_public_url_to_the_app(no_class_env):
     for option in (["--public-url", PUBLIC + "/"], ["--public-url=" + PUBLIC]):
         assert main(["app", "--server.port", "8600", *option, "--server.headless",
                      "true"]) == 0
-        assert seen == {"argv": ["run", str(ROOT / "app.py"), "--server.port", "8600",
+        assert seen == {"argv": ["run", str(ENTRY), "--server.port", "8600",
                                  "--server.headless", "true"], "url": PUBLIC}
 
 
@@ -174,7 +174,7 @@ def test_cbviz_serve_passes_the_public_url_and_nginx_s_address_to_the_workers(no
 
 def lessons_page(url):
     """A session of the Lessons page whose browser is at ``url``, its teacher panel shown."""
-    at = AppTest.from_file(str(ROOT / "app_pages" / "lessons.py"), default_timeout=180)
+    at = AppTest.from_file(str(PAGES / "lessons.py"), default_timeout=180)
     at.context["url"] = url
     return at
 

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from cbviz.app import ENTRY
+from cbviz.app.streamlit_server import free_port
 from cbviz.cli import COMMANDS, find_app, main
-from cbviz.tools.server import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-EXPECTED = ["app", "bench", "experiments", "latency", "load", "serve"]
+EXPECTED = ["app", "bench", "experiments", "serve"]
 
 
 def _cbviz():
@@ -66,11 +67,11 @@ def test_help_does_not_import_the_tools_or_the_app():
 
 
 def test_app_script_is_found():
-    assert find_app() == ROOT / "app.py"
+    assert find_app() == ENTRY
 
 
 def test_cbviz_app_serves_the_app_and_answers_health():
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [*_cbviz(), "app", "--server.port", str(port), "--server.headless", "true",
          "--server.fileWatcherType", "none"],

@@ -1,17 +1,16 @@
 """The comparison: same data and pool for all, lockstep, final table; and its page."""
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from cbviz.algorithms import CBBoost
+from cbviz.app import PAGES
 from cbviz.compare import Comparison
 from cbviz.workbench import Settings, build_problem
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "app_pages" / "compare_algorithms.py")
+PAGE = str(PAGES / "compare_algorithms.py")
 
 
 @pytest.fixture(scope="module")

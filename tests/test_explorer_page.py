@@ -6,7 +6,6 @@ compared with values recomputed here from their definitions.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,10 +15,11 @@ from streamlit.testing.v1 import AppTest
 
 from cbviz import bounds
 from cbviz.algorithms.cbboost import CBBoost
+from cbviz.app import PAGES
 from cbviz.explorer import examples_needed
 from cbviz.voters import StumpPool
 
-PAGE = str(Path(__file__).resolve().parents[1] / "app_pages" / "cbound_explorer.py")
+PAGE = str(PAGES / "cbound_explorer.py")
 MAP = "The C-bound over the plane"
 
 

@@ -6,17 +6,17 @@ The right answer of each stage is computed here from the package alone (the less
 lab, walked as a student would): the page must agree with it, to the reveal's text.
 """
 from functools import lru_cache
-from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from cbviz.app import FOLDER
 from cbviz.lessons import LESSONS, Compute, Lab, Move, Step
 from cbviz.ui import hide, lesson_state
 from cbviz.ui.text import md
 
-ROOT = Path(__file__).resolve().parents[1]
+APP = FOLDER   # the page paths below are relative to the app's folder, as the app names them
 LESSONS_PAGE = "app_pages/lessons.py"
 STEP = "app_pages/step_through_cbboost.py"
 TIMEOUT = 180
@@ -30,19 +30,19 @@ PAGES = {"step": "step_through_cbboost", "explorer": "cbound_explorer",
 # ------------------------------------------------------------------------------------ helpers
 
 def app(page=LESSONS_PAGE, **params):
-    """A fresh session of ``page`` (a page script alone, or ``app.py``) opened with ``params``
-    as its link."""
-    at = AppTest.from_file(str(ROOT / page), default_timeout=TIMEOUT)
+    """A fresh session of ``page`` (a page script alone, or the entry script) opened with
+    ``params`` as its link."""
+    at = AppTest.from_file(str(APP / page), default_timeout=TIMEOUT)
     for k, v in params.items():
         at.query_params[k] = str(v)
     return rerun(at)
 
 
 def in_app(**params):
-    """A fresh session of the whole app (``app.py``: navigation, shared sidebar, the button
-    that shows hidden parts) switched to the Lessons page: its end links to the other pages,
+    """A fresh session of the whole app (the entry script: navigation, shared sidebar, the
+    button that shows hidden parts) switched to the Lessons page: its end links to the other pages,
     which only exist in the app's navigation."""
-    at = app("app.py", **params)
+    at = app("streamlit_app.py", **params)
     at.switch_page(LESSONS_PAGE)
     return rerun(at)
 
@@ -494,7 +494,7 @@ def test_step_page_hides_one_part_only(part, absent):
 
 
 def test_unknown_part_to_hide_is_named_and_the_others_apply():
-    at = app("app.py", hide="sidebar,bogus")  # named on the first page the link opens
+    at = app("streamlit_app.py", hide="sidebar,bogus")  # named on the first page the link opens
     assert any("bogus" in w.value for w in at.warning)
     assert at.session_state[hide.KEY] == ["sidebar"]
     assert not SIDEBAR_KEYS & keys(at) and "show_hidden" in keys(at)

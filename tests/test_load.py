@@ -1,4 +1,4 @@
-"""A small class at once on the real server (``python -m cbviz.tools.load`` runs the full one).
+"""A small class at once on the real server (``python -m benchmarks.load`` runs the full one).
 
 Four browser sessions at the same time, two on the same settings (one cached problem) and two
 on their own data sets; four Steps each with a visit to another page halfway.  Needs Debian's
@@ -8,7 +8,7 @@ Chromium (``.ci/run`` installs it; CBVIZ_REQUIRE_BROWSER=1 makes its absence a f
 import pytest
 from helpers import require_chromium
 
-from cbviz.tools.load import plan, report, run_classes
+from benchmarks.load import plan, report, run_classes
 
 require_chromium()
 

@@ -1,12 +1,12 @@
 """AppTest checks of the Paper experiments page: defaults load, quick runs complete, tables."""
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "app_pages" / "paper_experiments.py")
+from cbviz.app import PAGES
+
+PAGE = str(PAGES / "paper_experiments.py")
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""``cbviz.tools.server.pin``: the load tool's --split-cores keeps the server on a core of its own."""
+"""``benchmarks.processes.pin``: the load tool's --split-cores keeps the server on a core of its own."""
 import os
 import subprocess
 import sys
 
 import pytest
 
-from cbviz.tools.server import pin
+from benchmarks.processes import pin
 
 CORES = sorted(os.sched_getaffinity(0))
 

@@ -1,8 +1,7 @@
-"""The server settings a class depends on (.streamlit/config.toml)."""
+"""The server settings a class depends on (the app's .streamlit/config.toml)."""
 import tomllib
-from pathlib import Path
 
-CONFIG = Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml"
+from cbviz.app import CONFIG
 
 
 def test_no_full_garbage_collection_after_each_run():

@@ -10,9 +10,9 @@ import urllib.request
 import pytest
 from helpers import chromium, require_chromium
 
-from cbviz.tools.load_fleet import BACK_JS, WATCH_JS
-from cbviz.tools.serve import nginx_config, serve_class
-from cbviz.tools.server import IDLE
+from benchmarks.browser import IDLE
+from benchmarks.load_fleet import BACK_JS, WATCH_JS
+from cbviz.app.serve import nginx_config, serve_class
 
 require_chromium()
 

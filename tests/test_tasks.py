@@ -1,7 +1,5 @@
 """cbviz.ui.tasks in AppTest: the bar and Cancel of a long task, the notice after a stop, and
 the step and compare pages' long steps (MinCq on every midpoint of a real set)."""
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,8 +7,7 @@ from helpers import figure_specs
 from streamlit.testing.v1 import AppTest
 
 from cbviz.algorithms.mincq import mincq_on_history
-
-ROOT = Path(__file__).resolve().parents[1]
+from cbviz.app import PAGES
 
 
 def script(after=0.0, stop_at=2):
@@ -86,7 +83,7 @@ def test_a_notice_belongs_to_its_page():
 @pytest.fixture(scope="module")
 def mincq_pima():
     """The step page on pima with every midpoint (2,130 voters), MinCq chosen."""
-    at = AppTest.from_file(str(ROOT / "app_pages/step_through_cbboost.py"), default_timeout=120)
+    at = AppTest.from_file(str(PAGES / "step_through_cbboost.py"), default_timeout=120)
     for k, v in dict(source="real", real="pima", n_thresholds="all",
                      algorithm="mincq").items():
         at.query_params[k] = v
@@ -106,7 +103,7 @@ def test_step_page_solves_mincq_on_every_midpoint_in_a_whole_page_run(mincq_pima
 
 
 def test_step_page_notice_turns_off_the_chart_whose_work_was_cancelled():
-    at = AppTest.from_file(str(ROOT / "app_pages/step_through_cbboost.py"), default_timeout=60)
+    at = AppTest.from_file(str(PAGES / "step_through_cbboost.py"), default_timeout=60)
     at.run()
     at.button(key="step_ten").click().run()
     at.toggle(key="step_mincq_beside").set_value(True).run()
@@ -130,7 +127,7 @@ def test_step_page_notice_turns_off_the_chart_whose_work_was_cancelled():
 
 
 def test_compare_page_runs_every_algorithm_on_every_midpoint():
-    at = AppTest.from_file(str(ROOT / "app_pages/compare_algorithms.py"), default_timeout=180)
+    at = AppTest.from_file(str(PAGES / "compare_algorithms.py"), default_timeout=180)
     for k, v in dict(source="real", real="pima", n_thresholds="all").items():
         at.query_params[k] = v
     at.run()
@@ -165,7 +162,7 @@ def test_which_steps_leave_the_fragment():
 
 
 def test_gradient_page_stays_where_a_cancel_left_its_runs():
-    at = AppTest.from_file(str(ROOT / "app_pages/gradient_vs_exhaustive.py"),
+    at = AppTest.from_file(str(PAGES / "gradient_vs_exhaustive.py"),
                            default_timeout=60)
     at.run()
     assert not at.exception and "gx_go_on" not in [b.key for b in at.button]

@@ -1,8 +1,8 @@
 """A class at once on several workers behind nginx, and the kill-a-worker drill.
 
-``python -m cbviz.tools.load --workers 1 2 --sessions 20 40`` runs, for each worker count and
-class size, a fresh :func:`cbviz.tools.serve.serve_class` and the load tool's students
-(:func:`cbviz.tools.load.drive`: each checks every Step against a lone run).  Then, with two
+``python -m benchmarks.load --workers 1 2 --sessions 20 40`` runs, for each worker count and
+class size, a fresh :func:`cbviz.app.serve.serve_class` and the load tool's students
+(:func:`benchmarks.students.drive`: each checks every Step against a lone run).  Then, with two
 workers or more, the drill: the worker holding the most sessions is killed (SIGKILL) and each
 open session must show its own status line again (reconnected to a live worker, its link
 replayed).  Printed per worker count: health answers on time, Step latency percentiles, CPU
@@ -15,9 +15,11 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from .load import ClassResult, HealthProbe, Session, drive, plan
-from .serve import serve_class
-from .server import CHROMIUM, FLAGS, cpu_seconds, rss_mb
+from cbviz.app.serve import serve_class
+
+from .browser import CHROMIUM, FLAGS
+from .processes import cpu_seconds, rss_mb
+from .students import ClassResult, HealthProbe, Session, drive, plan
 
 RESTORE_MS = 120_000
 # every change of the page's connection state, kept in the page (set up before the kill)

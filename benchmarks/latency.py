@@ -1,12 +1,12 @@
 """Click-to-idle latency of the app in headless Chromium, beside a bare one-button app.
 
-``python -m cbviz.tools.latency [--steps 15] [--play-steps 12]`` starts the real app and
-:mod:`cbviz.tools.bare_app` on free local ports, drives both in one headless Chromium
-(Debian's ``/usr/bin/chromium``, through Playwright) and prints, in milliseconds:
+``python -m benchmarks.latency [--steps 15] [--play-steps 12]`` starts the real app and
+``benchmarks/bare_app.py`` on free local ports, drives both in one headless Chromium
+(:mod:`benchmarks.browser`, through Playwright) and prints, in milliseconds:
 
 * bare rerun: click on the bare app's button until its counter shows the new value and the
   script is idle, twice: with Streamlit's default settings (a full garbage collection after
-  every run) and with cbviz's ``.streamlit/config.toml`` (without it);
+  every run) and with the app's ``cbviz/app/.streamlit/config.toml`` (without it);
 * Step on the step page (two-moons toy set, breast cancer): click on Step until the status line
   shows the new iteration, the script is idle and every chart has drawn its new figure (each
   :func:`cbviz.ui.live_chart.live_chart` counts its redraws);
@@ -26,7 +26,10 @@ import statistics
 import time
 from pathlib import Path
 
-from .server import CHROMIUM, FLAGS, IDLE, ROOT, serve
+from cbviz.app import ENTRY
+from cbviz.app.streamlit_server import serve
+
+from .browser import CHROMIUM, FLAGS, IDLE
 
 SHOWN = ("n => { const m = document.body.innerText.match(/Iteration (\\d+) of (\\d+)/);"
          " return m && Number(m[2]) >= n; }")
@@ -104,7 +107,7 @@ def _summary(name, values):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m cbviz.tools.latency", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.latency", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--steps", type=int, default=15, help="clicks per measurement")
     ap.add_argument("--play-steps", type=int, default=12, help="iterations timed while playing")
@@ -114,7 +117,7 @@ def main(argv=None):
     bare_app = Path(__file__).with_name("bare_app.py")
     with (serve(bare_app, "--runner.postScriptGC", "true") as default_server,
           serve(bare_app) as tuned_server,
-          serve(ROOT / "app.py") as app_server, sync_playwright() as p):
+          serve(ENTRY) as app_server, sync_playwright() as p):
         bares = {BARE_DEFAULT: default_server.url, BARE_TUNED: tuned_server.url}
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         page = browser.new_page(viewport={"width": 1280, "height": 800})

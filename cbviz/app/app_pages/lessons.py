@@ -184,7 +184,7 @@ def navigation(lab, k, revealed):
             try:
                 st.page_link(PAGES[lesson.next_page], label="Continue with this run",
                              icon=":material/arrow_forward:")
-            except StreamlitPageNotFoundError:  # the page run on its own, without app.py
+            except StreamlitPageNotFoundError:  # the page run on its own, without the entry script
                 pass
 
 

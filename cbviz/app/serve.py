@@ -1,13 +1,14 @@
 """A class on one machine: several Streamlit workers of the app behind Debian's nginx.
 
-``python -m cbviz.tools.serve --workers N --port P`` starts N workers on free local ports (all
-with one cookie secret, so a session that moves keeps valid upload tokens), writes
-``deploy/nginx.conf.template`` with their addresses into a private folder and runs nginx on
-port P in front of them: WebSockets proxied, sticky sessions by a cookie (see the template),
-a dead worker's students passed to the next worker.  The workers are told where students reach
-the class (``--public-url``, and nginx's address), for the teacher's class link.  Every 2 s
-the workers' health endpoints are asked and a change is printed.  Ctrl-C (or SIGTERM) stops
-nginx and every worker.
+``cbviz serve --workers N --port P`` (``python -m cbviz.app.serve``) starts N workers on free
+local ports (all with one cookie secret, so a session that moves keeps valid upload tokens),
+writes the packaged ``nginx.conf.template`` (:data:`cbviz.app.NGINX_TEMPLATE`) with their
+addresses into a private folder and runs nginx on port P in front of them: WebSockets proxied,
+sticky sessions by a cookie (see the template), a dead worker's students passed to the next
+worker.  The workers are told where students reach the class (``--public-url``, and nginx's
+address), for the teacher's class link.  Every 2 s the workers' health endpoints are asked and
+a change is printed.  Ctrl-C (or SIGTERM) stops nginx and every worker.  Nothing here needs the
+source checkout: the app and the template are package data.
 """
 from __future__ import annotations
 
@@ -25,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..ui.class_address import LISTEN_ENV, PUBLIC_URL_ENV, public_url_problem
-from .server import ROOT, _free_port, healthy, serve, wait_healthy
+from . import ENTRY, NGINX_TEMPLATE
+from .streamlit_server import free_port, healthy, serve, wait_healthy
 
-TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
+TEMPLATE = NGINX_TEMPLATE
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 MAX_BODY = "60m"  # the app's maxUploadSize (50 MB) and headroom
 
@@ -107,14 +109,14 @@ def worker_env(secret, host, public_url=None):
 
 
 @contextmanager
-def serve_class(workers=2, port=None, host="127.0.0.1", script=ROOT / "app.py", options=(),
+def serve_class(workers=2, port=None, host="127.0.0.1", script=ENTRY, options=(),
                 public_url=None):
     """Start ``workers`` app processes and nginx on ``host``:``port`` (default: a free port);
     yield the :class:`Class`; stop everything on exit.  ``public_url``: the address students
     open, for the class link."""
     if workers < 1:
         raise ServeError(f"--workers must be at least 1; got {workers}")
-    port = port or _free_port()
+    port = port or free_port()
     secret = secrets.token_hex(32)
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cbviz-nginx-")))

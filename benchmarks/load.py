@@ -1,6 +1,6 @@
 """A class at once: many browser sessions on one real server, each checked against a lone run.
 
-``python -m cbviz.tools.load [--sessions 5 20] [--steps 6] [--ttl 10] [--nice 0] [--split-cores]``
+``python -m benchmarks.load [--sessions 5 20] [--steps 6] [--ttl 10] [--nice 0] [--split-cores]``
 starts the real app and, for each class size, opens that many sessions (browser contexts of one
 headless Chromium: separate cookies and websockets, as separate students) at the same time.  Half of them use the
 *same* settings (the two-moons set: one cached problem shared by all of them), the others each
@@ -26,191 +26,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
 import os
-import re
 import statistics
 import time
-import urllib.parse
-import urllib.request
-from dataclasses import dataclass, field
 
-from .server import (
-    CHROMIUM,
-    FLAGS,
-    IDLE,
-    ROOT,
-    cpu_seconds,
-    descendants,
-    machine_jiffies,
-    pin,
-    serve,
-)
+from cbviz.app import ENTRY
+from cbviz.app.streamlit_server import serve
 
-SAME = "source=toy&toy=moons"
-OWN = ("source=real&real=ionosphere", "source=toy&toy=spirals", "source=real&real=breast_cancer",
-       "source=toy&toy=circles&n_samples=400", "source=real&real=heart",
-       "source=toy&toy=xor&toy_noise=0.1", "source=real&real=sonar",
-       "source=toy&toy=checkerboard", "source=real&real=pima", "source=toy&toy=blobs")
-STATUS = re.compile(r"Iteration (\d+) of (\d+): C-bound ([0-9.]+), train error ([0-9.]+)")
-STATUS_JS = ("() => { const m = document.body.innerText.match(/Iteration \\d+ of \\d+: "
-             "C-bound [0-9.]+, train error [0-9.]+/); return m ? m[0] : ''; }")
-SHOWN_JS = ("n => { const m = document.body.innerText.match(/Iteration (\\d+) of (\\d+)/);"
-            " return m && Number(m[1]) === n && Number(m[2]) === n; }")
-TIMEOUT = 180_000  # ms: 20 sessions on a 2-core machine
-
-
-def plan(n_sessions):
-    """The link of each session: every other one on the same settings, the rest their own."""
-    own = iter(OWN * (1 + n_sessions // len(OWN)))
-    return [SAME if i % 2 == 0 else next(own) for i in range(n_sessions)]
-
-
-def expected(query, steps):
-    """What a session on ``query`` must show: its caption and the status line of each Step,
-    from a lone CB-Boost run with the page's default hyper-parameters."""
-    from ..algorithms.registry import ALGORITHMS, make_algorithm
-    from ..workbench import Settings, build_problem
-
-    settings, ignored = Settings.from_link(dict(urllib.parse.parse_qsl(query)), Settings())
-    assert not ignored, ignored
-    problem = build_problem(settings)
-    params = {p.name: p.default for p in ALGORITHMS["cbboost"].params}
-    run = make_algorithm("cbboost", 100, settings.delta, **params).start(
-        problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
-    lines = []
-    while len(lines) < steps and run.step() is not None:
-        t, rec = len(run.history), run.history[-1]
-        lines.append(f"Iteration {t} of {t}: C-bound {rec.c_bound:.4f}, "
-                     f"train error {rec.train_error:.4f}")
-    caption = (f"{problem.split.X_train.shape[0]} train / {problem.split.X_test.shape[0]} test "
-               f"examples · {problem.n_voters} voters")
-    return problem.dataset.description, caption, lines
-
-
-@dataclass
-class Session:
-    """What one session saw."""
-
-    query: str
-    latencies: list = field(default_factory=list)
-    problems: list = field(default_factory=list)
-
-
-async def _idle(page):
-    await page.wait_for_function(IDLE, timeout=TIMEOUT)
-
-
-async def _caption_ok(page, session, description, sizes, when):
-    text = await page.inner_text("[data-testid='stMain']")
-    if description not in text or sizes not in text:
-        session.problems.append(f"{when}: the page no longer shows its data set ({sizes})")
-
-
-async def drive(browser, url, session, want, steps, keep=None):
-    """One student: open the link, Step, visit another page halfway, come back, Step on.
-
-    ``keep``: a list to which ``(context, page, last status line)`` is appended, the session
-    left open (the kill drill of :mod:`cbviz.tools.load_fleet` goes on with it)."""
-    description, sizes, lines = want
-    context = await browser.new_context(viewport={"width": 1280, "height": 800})
-    kept = False
-    try:
-        page = await context.new_page()
-        await page.goto(f"{url}/step_through_cbboost?{session.query}", timeout=TIMEOUT)
-        await page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
-        await _idle(page)
-        await _caption_ok(page, session, description, sizes, "on opening")
-        for k in range(1, min(steps, len(lines)) + 1):
-            t0 = time.perf_counter()
-            await page.locator(".st-key-step_once button").click(timeout=TIMEOUT)
-            await page.wait_for_function(SHOWN_JS, arg=k, timeout=TIMEOUT)
-            await _idle(page)
-            session.latencies.append((time.perf_counter() - t0) * 1e3)
-            shown = await page.evaluate(STATUS_JS)
-            if shown != lines[k - 1]:
-                session.problems.append(f"step {k}: shows {shown!r}, a lone run {lines[k - 1]!r}")
-            if k == steps // 2:  # another page and back: the data set and the run must stay
-                await page.get_by_role("link", name="Gradient vs exhaustive").click(
-                    timeout=TIMEOUT)
-                await page.get_by_text("Every candidate at one iteration").wait_for(
-                    timeout=TIMEOUT)
-                await _idle(page)
-                await page.get_by_role("link", name="Step through an algorithm").click(
-                    timeout=TIMEOUT)
-                await page.wait_for_function(SHOWN_JS, arg=k, timeout=TIMEOUT)
-                await _idle(page)
-                await _caption_ok(page, session, description, sizes, f"back after step {k}")
-        await _caption_ok(page, session, description, sizes, "at the end")
-        if keep is not None and not session.problems:
-            keep.append((context, page, await page.evaluate(STATUS_JS)))
-            kept = True
-    except Exception as exc:  # a session that fails is counted as such, the others go on
-        session.problems.append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
-    finally:
-        if not kept:
-            await context.close()
-
-
-def _probe(url, stop, out):
-    """Ask ``url`` every 0.5 s until ``stop`` is set; send ``(seconds since the start, answer
-    time or None when no answer came within 5 s)`` of each request through ``out``."""
-    times, start = [], time.perf_counter()
-    while not stop.is_set():
-        t0 = time.perf_counter()
-        try:
-            with urllib.request.urlopen(url, timeout=5) as r:
-                r.read()
-            times.append((t0 - start, time.perf_counter() - t0))
-        except OSError:
-            times.append((t0 - start, None))
-        stop.wait(0.5)
-    out.send(times)
-
-
-class HealthProbe:
-    """Asks ``/_stcore/health`` every 0.5 s from a process of its own (in this one it would
-    wait behind the browsers' driver, and measure that instead of the server)."""
-
-    def __init__(self, url):
-        ctx = multiprocessing.get_context("spawn")
-        self._stop, (self._receive, send) = ctx.Event(), ctx.Pipe(duplex=False)
-        self._process = ctx.Process(target=_probe, args=(url + "/_stcore/health", self._stop,
-                                                         send), daemon=True)
-        self.times = []
-
-    def start(self, cpus=None):
-        """Start asking; ``cpus``: the cores the probe may run on (None: any)."""
-        self._process.start()
-        if cpus is not None:
-            pin(self._process.pid, cpus)
-
-    def stop(self):
-        self._stop.set()
-        self.times = self._receive.recv()
-        self._process.join()
-
-
-@dataclass
-class ClassResult:
-    """One class size: the sessions, health answers, memory (MB) and CPU time (s)."""
-
-    sessions: list
-    health: list
-    memory: dict
-    cpu: dict
-    wall: float
-
-    @property
-    def latencies(self):
-        """Every Step latency (ms) of every session."""
-        return [x for s in self.sessions for x in s.latencies]
-
-    @property
-    def failed(self):
-        """The sessions that saw something wrong."""
-        return [s for s in self.sessions if s.problems]
-
+from .browser import CHROMIUM, FLAGS
+from .processes import cpu_seconds, descendants, machine_jiffies, pin, rss_mb
+from .students import ClassResult, HealthProbe, Session, drive, expected, plan
 
 class Watcher:
     """Every 0.5 s: the server's memory, and the CPU time of every browser process (Chromium
@@ -220,10 +45,10 @@ class Watcher:
 
     def __init__(self, server, nice=0):
         self.server, self.nice = server, nice
-        self.peak_mb, self.browser_cpu, self._seen = server.rss_mb(), {}, set()
+        self.peak_mb, self.browser_cpu, self._seen = rss_mb(server.pid), {}, set()
 
     def sample(self):
-        self.peak_mb = max(self.peak_mb, self.server.rss_mb())
+        self.peak_mb = max(self.peak_mb, rss_mb(self.server.pid))
         inside = set(descendants(self.server.pid)) | {self.server.pid}
         for pid in descendants(os.getpid()):
             if pid in inside:
@@ -247,7 +72,7 @@ async def _class(server, n_sessions, steps, wants, ttl, nice=0, server_cpus=None
     from playwright.async_api import async_playwright
 
     sessions = [Session(q) for q in plan(n_sessions)]
-    memory = {"before": server.rss_mb()}
+    memory = {"before": rss_mb(server.pid)}
     probe = HealthProbe(server.url)
     probe.start(server_cpus)
     async with async_playwright() as p:
@@ -255,14 +80,14 @@ async def _class(server, n_sessions, steps, wants, ttl, nice=0, server_cpus=None
         watcher = Watcher(server, nice)
         watcher.sample()
         browser0 = sum(watcher.browser_cpu.values())
-        server0, machine0, t0 = server.cpu_seconds(), machine_jiffies(), time.perf_counter()
+        server0, machine0, t0 = cpu_seconds([server.pid]), machine_jiffies(), time.perf_counter()
         task = asyncio.create_task(watcher.run())
         await asyncio.gather(*(drive(browser, server.url, s, wants[s.query], steps)
                                for s in sessions))
         wall = time.perf_counter() - t0
         busy, total = (b - a for a, b in zip(machine0, machine_jiffies()))
         task.cancel()
-        cpu = {"server": server.cpu_seconds() - server0,
+        cpu = {"server": cpu_seconds([server.pid]) - server0,
                "browser": sum(watcher.browser_cpu.values()) - browser0,
                "machine busy": busy / max(total, 1)}
         await browser.close()
@@ -278,7 +103,7 @@ def _after_sessions_dropped(server, ttl):
     time.sleep(ttl + 3)  # the server's own clock: nothing on a page to wait for
     readings = []
     for _ in range(10):
-        readings.append(server.rss_mb())
+        readings.append(rss_mb(server.pid))
         time.sleep(0.3)
     return min(readings)
 
@@ -289,7 +114,7 @@ def run_classes(sizes, steps, ttl=10, nice=0, split=False):
     themselves, the browsers (started from this process) share the others."""
     wants = {q: expected(q, steps) for q in set(plan(max(sizes)))}
     mine = os.sched_getaffinity(0)
-    with serve(ROOT / "app.py", "--server.disconnectedSessionTTL", str(ttl)) as server:
+    with serve(ENTRY, "--server.disconnectedSessionTTL", str(ttl)) as server:
         server_cpus = None
         if split:
             if len(mine) < 2:
@@ -299,7 +124,7 @@ def run_classes(sizes, steps, ttl=10, nice=0, split=False):
                 pin(pid, server_cpus)
             pin(os.getpid(), mine - server_cpus)
         try:
-            start = server.rss_mb()
+            start = rss_mb(server.pid)
             warm = asyncio.run(_class(server, 1, steps, wants, ttl, nice, server_cpus))
             results = {n: asyncio.run(_class(server, n, steps, wants, ttl, nice, server_cpus))
                        for n in sizes}
@@ -337,7 +162,7 @@ def report(start, warm, results):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m cbviz.tools.load", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sessions", type=int, nargs="+", default=[5, 20])
     ap.add_argument("--steps", type=int, default=6, help="Steps per session")
@@ -351,7 +176,7 @@ def main(argv=None):
                          "browsers on the others: the server does not share its CPU with the "
                          "students' browsers, as on a real class server")
     ap.add_argument("--workers", type=int, nargs="+",
-                    help="worker counts to run behind nginx (cbviz.tools.serve), each with the "
+                    help="worker counts to run behind nginx (cbviz serve), each with the "
                          "kill-a-worker drill when there are two or more; without it: one bare "
                          "Streamlit server")
     args = ap.parse_args(argv)

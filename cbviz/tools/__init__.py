@@ -1,1 +1,0 @@
-"""Developer tools that measure the app (they need the [test] extra: Playwright + Chromium)."""

@@ -36,11 +36,13 @@ wheel=$(ls "$work"/dist/*.whl)
 ls "$work"/dist/*.tar.gz > /dev/null || fail "no sdist was built"
 "$python" -m twine check --strict "$work"/dist/* || fail "twine check"
 
-# the wheel holds the app: its entry script, pages, Streamlit configuration, nginx template
+# the wheel holds the app: its entry script, pages, Streamlit configuration, nginx template,
+# the favicon and the example CSV file the sidebar offers
 listing=$("$python" -m zipfile -l "$wheel")
 for file in cbviz/app/streamlit_app.py cbviz/app/.streamlit/config.toml \
             cbviz/app/nginx.conf.template cbviz/app/app_pages/lessons.py \
-            cbviz/app/app_pages/step_through_cbboost.py cbviz/ui/assets/icon.png; do
+            cbviz/app/app_pages/step_through_cbboost.py cbviz/ui/assets/icon.png \
+            cbviz/ui/assets/example.csv; do
   grep -qE "^$file[[:space:]]" <<< "$listing" || fail "$file is not in the wheel"
 done
 

@@ -25,13 +25,13 @@ from cbviz.data import (
     train_test,
 )
 
-EXAMPLE_CSV = Path(__file__).resolve().parents[1] / "assets" / "example.csv"
+EXAMPLE_CSV = Path(__file__).resolve().parents[1] / "cbviz" / "ui" / "assets" / "example.csv"
 
 
 def example_frame(seed=7, n_per_class=100) -> pd.DataFrame:
-    """The generator of assets/example.csv: apples vs pears measured by weight and size.
+    """The generator of cbviz/ui/assets/example.csv: apples vs pears measured by weight and size.
 
-    Regenerate with ``example_frame().to_csv("assets/example.csv", index=False)``.
+    Regenerate with ``example_frame().to_csv("cbviz/ui/assets/example.csv", index=False)``.
     """
     rng = np.random.default_rng(seed)
     n = n_per_class

@@ -29,7 +29,7 @@ from .glossary import draw_glossary
 from .messages import for_app
 
 DEFAULTS = Settings()
-EXAMPLE_CSV = Path(__file__).resolve().parents[2] / "assets" / "example.csv"
+EXAMPLE_CSV = Path(__file__).resolve().parent / "assets" / "example.csv"  # package data
 RUN_PREFIX = "run_"  # session-state keys of runs that a data change resets
 
 

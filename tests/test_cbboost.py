@@ -36,7 +36,7 @@ from sklearn.preprocessing import StandardScaler
 from cbviz import bounds as B
 from cbviz.algorithms import Candidates, CBBoost, ParameterError, Record, lockstep
 from cbviz.algorithms.cbboost import CBBoostCandidates
-from cbviz.algorithms.cbboost.scores import _scores
+from cbviz.algorithms.cbboost._scores import score_candidates
 from cbviz.voters import RBFPool, StumpPool
 
 TOL = 1e-10         # same number computed two ways
@@ -129,7 +129,7 @@ def assert_records_finite(records):
 
 # --------------------------------------------------------------------------- data sets
 
-def _split(X, y, n_train, seed):
+def split_work(X, y, n_train, seed):
     perm = np.random.default_rng(seed).permutation(len(y))
     tr, te = perm[:n_train], perm[n_train:]
     return X[tr], y[tr], X[te], y[te]
@@ -137,19 +137,19 @@ def _split(X, y, n_train, seed):
 
 def cancer_data():
     X, y = load_breast_cancer(return_X_y=True)
-    return _split(X, np.where(y == 1, 1.0, -1.0), 400, seed=0)
+    return split_work(X, np.where(y == 1, 1.0, -1.0), 400, seed=0)
 
 
 def moons_data():
     X, y = make_moons(n_samples=400, noise=0.35, random_state=1)
-    return _split(X, np.where(y == 1, 1.0, -1.0), 300, seed=1)
+    return split_work(X, np.where(y == 1, 1.0, -1.0), 300, seed=1)
 
 
 def random_data():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(250, 4))
     y = rng.choice([-1.0, 1.0], size=250)
-    return _split(X, y, 200, seed=2)
+    return split_work(X, y, 200, seed=2)
 
 
 DATA = {"cancer": cancer_data, "moons": moons_data, "random": random_data}
@@ -223,7 +223,7 @@ def test_theorem3_weight_is_the_one_direction_minimum(kind):
         gamma_h, nu_h, tau, gamma_F, nu_F = moments_for(F, Hc, y)
         if gamma_F <= 0:
             continue
-        c = _scores(gamma_h, nu_h, tau, gamma_F, nu_F, np.zeros(Hc.shape[1], dtype=bool))
+        c = score_candidates(gamma_h, nu_h, tau, gamma_F, nu_F, np.zeros(Hc.shape[1], dtype=bool))
         c0 = c_def(F, y)
         upper = 1e3 * total
         for k in range(Hc.shape[1]):
@@ -259,9 +259,9 @@ def test_theorem3_scale_invariance_of_the_vote():
     """Scaling the vote by s scales alpha* by s and leaves the decrease unchanged."""
     rng = np.random.default_rng(32)
     y, F, Hc, _ = random_direction_problem(rng, "pm1")
-    base = _scores(*moments_for(F, Hc, y), np.zeros(Hc.shape[1], dtype=bool))
+    base = score_candidates(*moments_for(F, Hc, y), np.zeros(Hc.shape[1], dtype=bool))
     for s in (0.01, 7.0):
-        c = _scores(*moments_for(s * F, Hc, y), np.zeros(Hc.shape[1], dtype=bool))
+        c = score_candidates(*moments_for(s * F, Hc, y), np.zeros(Hc.shape[1], dtype=bool))
         assert np.array_equal(c.valid, base.valid)
         np.testing.assert_allclose(c.alpha, s * base.alpha, rtol=1e-12, atol=0)
         np.testing.assert_allclose(c.decrease, base.decrease, rtol=1e-10, atol=1e-14)
@@ -271,9 +271,9 @@ def test_in_vote_candidates_are_never_valid():
     rng = np.random.default_rng(33)
     y, F, Hc, _ = random_direction_problem(rng, "pm1")
     in_vote = np.zeros(Hc.shape[1], dtype=bool)
-    free = _scores(*moments_for(F, Hc, y), in_vote)
+    free = score_candidates(*moments_for(F, Hc, y), in_vote)
     in_vote[np.flatnonzero(free.valid)[:3]] = True
-    c = _scores(*moments_for(F, Hc, y), in_vote)
+    c = score_candidates(*moments_for(F, Hc, y), in_vote)
     assert not np.any(c.valid & in_vote)
     assert np.all(c.alpha[in_vote] == 0) and np.all(c.decrease[in_vote] == 0)
 
@@ -1114,7 +1114,7 @@ def test_exact_decrease_for_every_sign_of_the_margin(kind):
         gamma_h, nu_h, tau, gamma_F, nu_F = moments_for(F, Hc, y)
         if gamma_F <= 0:
             continue
-        c = _scores(gamma_h, nu_h, tau, gamma_F, nu_F, np.zeros(Hc.shape[1], bool), "all")
+        c = score_candidates(gamma_h, nu_h, tau, gamma_F, nu_F, np.zeros(Hc.shape[1], bool), "all")
         assert isinstance(c, CBBoostCandidates)
         c0 = c_def(F, y)
         grid = np.concatenate([[0.0], np.geomspace(1e-6, 1e4, 400) * total])

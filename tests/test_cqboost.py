@@ -1,4 +1,4 @@
-"""Checks of CqBoost (cbviz.algorithms.cqboost) against Algorithm 1 of the CqBoost paper.
+"""Checks of CqBoost (cbviz.algorithms.cqboost._cqboost) against Algorithm 1 of the CqBoost paper.
 
 Reference quantities are rebuilt here from the definitions:
 
@@ -32,10 +32,10 @@ from sklearn.datasets import load_breast_cancer, make_moons
 
 from cbviz import bench
 from cbviz.algorithms import ParameterError
-from cbviz.algorithms import cqboost
-from cbviz.algorithms.cq_master import solve_master
+from cbviz.algorithms.cqboost import _cqboost as cqboost
+from cbviz.algorithms.cqboost._master import solve_master
 from cbviz.algorithms.cqboost import CqBoost, example_weight_shares
-from cbviz.algorithms.qp import QPError
+from cbviz.algorithms._qp import QPError
 from cbviz.voters import StumpPool
 
 OBJ_TOL = 1e-11

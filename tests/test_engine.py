@@ -22,16 +22,16 @@ import pytest
 from helpers import lone_and_threaded
 from sklearn.datasets import make_classification
 
-from cbviz.algorithms.base import _first_argmax
-from cbviz.algorithms.cbboost import CBBoost, fused, scores
+from cbviz.algorithms.base import first_argmax
+from cbviz.algorithms.cbboost import CBBoost, _fused as fused, _scores as scores
 from cbviz.algorithms.klboost import KLBoost, quasi_uniform
 from cbviz.data import load_dataset, prepare
 from cbviz.voters import (
     ENGINE_THREADS,
     StumpOperator,
     StumpPool,
+    _threads as threads,
     engine_threads,
-    threads,
     use_engine_threads,
 )
 
@@ -320,7 +320,7 @@ def test_label_sums_give_the_margins_of_rmatvec_bit_for_bit(problem, name, pool_
 
 
 def test_fused_ties_use_the_window_of_the_dense_pick():
-    assert scores._TIE_RTOL == _first_argmax.__defaults__[0]
+    assert scores.TIE_RTOL == first_argmax.__defaults__[0]
 
 
 def test_fused_run_stops_like_the_dense_path():
@@ -403,9 +403,9 @@ def test_kernels_are_compiled_at_import_and_cached():
     imports alone, so the app's first step pays no compilation."""
     code = (
         "import numba.core.caching as c\n"
-        "from cbviz.voters import kernels as v\n"
-        "from cbviz.algorithms.cbboost import fused as b\n"
-        "ks = [v._bin_cumsums, v._gather_add, v._expand, v._segment_cumsums,"
+        "from cbviz.voters import _kernels as v\n"
+        "from cbviz.algorithms.cbboost import _fused as b\n"
+        "ks = [v.histogram_cumsums, v.gather_add, v.expand_cumsums, v.segment_cumsums,"
         " b._pass_bests, b._window_pick]\n"
         "print([len(k.signatures) for k in ks], all(not isinstance(k._cache, c.NullCache)"
         " for k in ks))\n")

@@ -85,7 +85,7 @@ def test_table2_and_fig3_units_have_the_documented_columns():
 def test_an_algorithm_that_refuses_the_pool_gives_a_noted_row(monkeypatch):
     """MinCq refuses a program that would not fit in the memory available (here: a machine
     that reports 1 MiB free); the experiment notes it and goes on."""
-    from cbviz.algorithms import mincq
+    from cbviz.algorithms.mincq import _mincq as mincq
     monkeypatch.setattr(mincq, "available_memory", lambda: 2 ** 20)
     row = search_fit(preset("table2", thresholds=40), "digits/4 vs 9", "mincq", 0)
     assert np.isnan(row["test_error"]) and row["note"].startswith("not fitted: MinCq")

@@ -1,4 +1,4 @@
-"""Checks of the KL-regularized learner (cbviz.algorithms.klboost) against Germain et al.
+"""Checks of the KL-regularized learner (cbviz.algorithms.klboost._klboost) against Germain et al.
 (NIPS 2009), Sect. 4 and Algorithm 1.
 
 Reference values are recomputed here from the paper's definitions, never through the
@@ -35,11 +35,11 @@ from scipy.special import logsumexp
 from scipy.stats import entropy
 from sklearn.datasets import make_moons
 
-from cbviz.algorithms import kl_kernels
+from cbviz.algorithms.klboost import _sweeps as kl_kernels
 from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.klboost import KLBoost, KLBoostRun
 from cbviz.voters import StumpPool
-from cbviz.voters.threads import use_engine_threads
+from cbviz.voters._threads import use_engine_threads
 
 REL = 1e-10
 RISE = 1e-12

@@ -2,9 +2,9 @@
 
 Records keep the run's log of weight changes (and a few snapshots), not the vote after every
 iteration: a 5,000-step CB-Boost run held 200 MB of supports before (12.5 M entries), the
-stated ceiling is :data:`cbviz.algorithms.base.RECORD_BYTES` per iteration plus
-:data:`~cbviz.algorithms.base.RUN_WORK_BYTES` per voter and example
-(:func:`~cbviz.algorithms.base.session_ceiling`).  Measured with :mod:`tracemalloc`: what
+stated ceiling is :data:`cbviz.algorithms._history.RECORD_BYTES` per iteration plus
+:data:`~cbviz.algorithms._history.RUN_WORK_BYTES` per voter and example
+(:func:`~cbviz.algorithms._history.session_ceiling`).  Measured with :mod:`tracemalloc`: what
 stays allocated, with the runs alive, after a collection.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from sklearn.datasets import make_classification
 
 from cbviz.algorithms import lockstep
-from cbviz.algorithms.base import RECORD_BYTES, RUN_WORK_BYTES, session_ceiling
+from cbviz.algorithms._history import RECORD_BYTES, RUN_WORK_BYTES, session_ceiling
 from cbviz.algorithms.cbboost import CBBoost
 from cbviz.voters import StumpPool
 

@@ -1,4 +1,4 @@
-"""Checks of MinCq (cbviz.algorithms.mincq), MinCq(CB-Boost) and the QP wrapper (qp.py).
+"""Checks of MinCq (cbviz.algorithms.mincq._mincq), MinCq(CB-Boost) and the QP wrapper (qp.py).
 
 Reference quantities are rebuilt here from the definitions, never through the module:
 
@@ -29,10 +29,10 @@ from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer, make_moons
 
 from cbviz.algorithms import CBBoost, ParameterError
-from cbviz.algorithms import mincq as mincq_module
+from cbviz.algorithms.mincq import _mincq as mincq_module
 from cbviz.algorithms.mincq import (CVXOPT_MAX_VARIABLES, MINCQ_ON_HISTORY_COLUMNS,
                                     MemoryLimitError, MinCq, mincq_on_history)
-from cbviz.algorithms.qp import QPError, solve_qp
+from cbviz.algorithms._qp import QPError, solve_qp
 from cbviz.voters import RBFPool, StumpPool
 
 KKT_TOL = 1e-7

@@ -17,10 +17,10 @@ import pytest
 from sklearn.datasets import load_breast_cancer, make_moons
 
 from cbviz.algorithms.mincq import MinCq
-from cbviz.algorithms.mincq_precond import BlockPreconditioner, _column_blocks
-from cbviz.algorithms.mincq_sets import BoxHyperplane, SimplexHalfspace
-from cbviz.algorithms.mincq_solver import minimize_second_moment
-from cbviz.algorithms.qp import solve_qp
+from cbviz.algorithms.mincq._precond import BlockPreconditioner, _column_blocks
+from cbviz.algorithms.mincq._sets import BoxHyperplane, SimplexHalfspace
+from cbviz.algorithms.mincq._solver import minimize_second_moment
+from cbviz.algorithms._qp import solve_qp
 from cbviz.voters import DenseOperator, StumpPool
 
 OBJ_RTOL = 1e-6

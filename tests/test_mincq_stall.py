@@ -186,8 +186,8 @@ def test_l1_halfspace_projection_and_linear_minimum(seed):
     """L1Halfspace (the simplex form on a self-complemented pool's direct voters): its
     projection is cvxopt's ``argmin |w - z|^2`` over ``|w|_1 <= 1, a.w >= c`` (written with
     ``|w_i| <= t_i, sum t <= 1``), its linear minimum HiGHS's, inside and outside the ball."""
-    from cbviz.algorithms.mincq_sets import L1Halfspace
-    from cbviz.algorithms.qp import solve_qp
+    from cbviz.algorithms.mincq._sets import L1Halfspace
+    from cbviz.algorithms._qp import solve_qp
     n = 25
     rng, a, c = l1_program(n, seed)
     fset = L1Halfspace(a, c)
@@ -214,10 +214,10 @@ def test_l1_halfspace_projection_and_linear_minimum(seed):
 def test_michelot_threshold_of_huge_values():
     """The simplex's threshold ``nu`` (``sum max(y - nu, 0) = 1``) of values above 2^53: the
     first guess ``max(y) - 1`` used to round to ``max(y)``, leaving no value above it."""
-    from cbviz.algorithms.mincq_simplex import _simplex_nu
+    from cbviz.algorithms.mincq._simplex import simplex_nu
     y = np.array([3e16, 0.0, -5.0, 3e16 - 1e3])
-    assert abs(_simplex_nu(y) - (3e16 - 1.0)) <= 8.0
-    assert _simplex_nu(np.array([0.25, 0.5, 2.0])) == pytest.approx(1.0)
+    assert abs(simplex_nu(y) - (3e16 - 1.0)) <= 8.0
+    assert simplex_nu(np.array([0.25, 0.5, 2.0])) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -230,7 +230,7 @@ def test_projections_of_far_points_are_feasible_and_exact(name, seed):
     midpoint).  Each projection must be feasible to rounding at ``x``'s own scale and still the
     projection: ``(x - z).(s - x) >= 0`` for every ``s`` in the set, i.e.
     ``r.x - min_s r.s ~ 0`` with ``r = x - z`` (the sets' linear minimum)."""
-    from cbviz.algorithms.mincq_sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
+    from cbviz.algorithms.mincq._sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
     rng = np.random.default_rng(seed)
     m, n = 40, 400
     H = rng.choice([-1.0, 1.0], size=(m, n))

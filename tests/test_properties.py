@@ -51,7 +51,7 @@ Tolerances: TOL = 1e-12 (relative to max(1, |value|)) for a range end and for a 
 value summed from at most ~10^3 rounded terms (largest rise seen: 5e-14, the KL learner's f);
 MOMENT_TOL = 1e-12 for a moment recomputed from the weights along another summation order
 (largest seen: 1.2e-15); QP_RISE = 1e-11 for CqBoost, whose objectives come from the
-interior-point solver of ``cbviz.algorithms.qp`` (relative gap 1e-12; largest rise seen:
+interior-point solver of ``cbviz.algorithms._qp`` (relative gap 1e-12; largest rise seen:
 6e-14).  Hypothesis runs derandomized (the same examples every run) without an example
 database; CBVIZ_PROPERTY_SCALE=k draws k times as many examples.
 """

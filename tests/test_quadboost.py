@@ -47,7 +47,7 @@ REG_IDS = ["vanilla", "l1", "l2", "linf"]
 
 # --------------------------------------------------------------------------- data
 
-def _split(X, y, n_train, seed):
+def split_work(X, y, n_train, seed):
     perm = np.random.default_rng(seed).permutation(len(y))
     return X[perm[:n_train]], y[perm[:n_train]], X[perm[n_train:]], y[perm[n_train:]]
 
@@ -61,7 +61,7 @@ def _case(Hfit, H, Ht, y, yt):
 def cancer():
     """Breast cancer, stump pool through the prefix-sum operator (+-1 voters, eta = 1)."""
     X, y = load_breast_cancer(return_X_y=True)
-    X, y, Xt, yt = _split(X, np.where(y == 1, 1.0, -1.0), 400, seed=0)
+    X, y, Xt, yt = split_work(X, np.where(y == 1, 1.0, -1.0), 400, seed=0)
     pool = StumpPool(n_thresholds=10).fit(X)
     return _case(pool.operator(X), pool.transform(X), pool.transform(Xt), y, yt)
 
@@ -70,7 +70,7 @@ def cancer():
 def moons_rbf():
     """Moons, real-valued RBF voters with different eta_j (dense matrix)."""
     X, y = make_moons(n_samples=400, noise=0.35, random_state=1)
-    X, y, Xt, yt = _split(X, np.where(y == 1, 1.0, -1.0), 300, seed=1)
+    X, y, Xt, yt = split_work(X, np.where(y == 1, 1.0, -1.0), 300, seed=1)
     scaler = StandardScaler().fit(X)
     pool = RBFPool(n_centers=40, random_state=0).fit(scaler.transform(X), y)
     H = pool.transform(scaler.transform(X))

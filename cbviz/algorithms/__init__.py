@@ -10,7 +10,7 @@ from .cbboost import (CBBoost, CBBoostCandidates, CBBoostRun, DirectionCurve, lo
 from .cqboost import CqBoost, CqBoostRun
 from .klboost import KLBoost, KLBoostRun
 from .mincq import MinCq, MinCqRun, mincq_on_history
-from .qp import QPError
+from ._qp import QPError
 from .quadboost import QuadBoost, QuadBoostRun
 from .registry import ALGORITHMS, AlgorithmSpec, Param, make_algorithm
 from .vebboost import VEBBoost, VEBBoostRun

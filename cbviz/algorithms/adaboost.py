@@ -6,7 +6,7 @@ The weak learner is the pool voter of least weighted error under the example wei
 it exactly, and multiplies that loss by ``Z = 2 sqrt(eps (1 - eps)) <= 1``.  For voters with
 outputs in [-1, 1] the same code takes ``alpha = 1/2 ln((1 + r) / (1 - r))`` with ``r`` the
 weighted edge (equal to the above for +-1 voters, ``r = 1 - 2 eps``), the minimizer of the
-convexity bound of the loss (:mod:`.reweighting`).  A voter may be picked again.
+convexity bound of the loss (:mod:`._reweighting`).  A voter may be picked again.
 
 Stops when no voter is better than chance (``eps >= 1/2``), or after adding a voter of zero
 weighted error with weight ``1 + sum(a)`` (the loss has no finite minimizer along it).
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import check_delta, check_int
-from .reweighting import ReweightingRun
+from ._reweighting import ReweightingRun
 
 __all__ = ["AdaBoost", "AdaBoostRun"]
 

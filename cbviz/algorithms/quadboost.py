@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ParameterError, Run, _first_argmax, check_delta, check_int, check_real
+from .base import ParameterError, Run, first_argmax, check_delta, check_int, check_real
 
 __all__ = ["REGULARIZATIONS", "QuadBoost", "QuadBoostRun", "coordinate_weight", "penalty",
            "theorem1_norm"]
@@ -180,7 +180,7 @@ class QuadBoostRun(Run):
     def _advance(self):
         c = self.H.rmatvec(self._r)[:self._n] / self.y.size
         rate = self._descent_rates(c)
-        k = _first_argmax(rate)
+        k = first_argmax(rate)
         if k < 0:
             self.stop_reason = "every voter of the pool is already in the ensemble (reweight=False)"
             return None

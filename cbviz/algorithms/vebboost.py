@@ -20,7 +20,7 @@ Figure 1 prints the ratio upside down (``U_J / U_I``, negative for every better-
 voter); the cost is the ground truth.  Cost (1) is a variational upper bound of the cost
 along the voter, equal at ``alpha = 0`` (Theorem 2), so the VEB cost never increases.  For
 voters with outputs in [-1, 1], ``U_I, U_J`` become ``sum u (1 +- y h) / 2`` (the convexity
-bound, :mod:`.reweighting`), which keeps both properties.
+bound, :mod:`._reweighting`), which keeps both properties.
 
 Stops when the step would be non-positive (``U_I <= U_J``: every voter's ``u``-weighted error
 is at least 1/2; Figure 1's break), or after adding a voter of zero weighted error with
@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import check_delta, check_int, check_real
-from .reweighting import ReweightingRun
+from ._reweighting import ReweightingRun
 
 __all__ = ["VEBBoost", "VEBBoostRun", "veb_cost"]
 

@@ -23,7 +23,7 @@ MUCH = 2.0
 CB = "CB-Boost"
 GREEDY = ["GB-CB-Boost", CB, "AdaBoost"]
 _RULES = ("both rules score every voter in one fused pass over the data "
-          "(cbviz.algorithms.cbboost.fused): the gradient rule only changes the score")
+          "(cbviz.algorithms.cbboost._fused): the gradient rule only changes the score")
 
 
 def fig1_ratios(tables):
@@ -68,7 +68,7 @@ def _cqboost_why(per, sweep):
     ratio = _valid(per[sweep]["CqBoost"] / per[sweep][CB])
     return (f"our CqBoost iteration costs {ratio.iloc[-1]:.2f}x CB-Boost's "
             f"({sweep}={ratio.index[-1]}): its restricted program has only the T chosen columns, "
-            "re-solved by a warm-started active set (cbviz.algorithms.cq_master), not an "
+            "re-solved by a warm-started active set (cbviz.algorithms.cqboost._master), not an "
             "interior-point QP over m + T variables")
 
 
@@ -79,7 +79,7 @@ def _mincq_longest(fit, per):
     return ("MinCq / slowest other: " + _points(ratio, "n"), (ratio >= NOISE).all(),
             f"our MinCq grows {growth:.1f}x for {size:.0f}x the voters (an interior-point QP, "
             f"O(m n^2 + n^3), ~{size ** 3:.0f}x): it is solved without a Gram matrix, by "
-            "operator products (cbviz.algorithms.mincq_solver)")
+            "operator products (cbviz.algorithms.mincq._solver)")
 
 
 def _cqboost_much_longer(fit, per):

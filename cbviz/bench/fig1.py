@@ -45,7 +45,7 @@ class Fig1Config:
       learning set" has no printed size: ours is the whole set).
 
     MinCq runs at every point of the n and m sweeps, on the whole pool (its solver is
-    Gram-free beyond 600 voters, :mod:`cbviz.algorithms.mincq_solver`), with ``mu`` from
+    Gram-free beyond 600 voters, :mod:`cbviz.algorithms.mincq._solver`), with ``mu`` from
     :func:`~cbviz.bench.common.mincq_mu`: the paper's 0.05 where the quasi-uniform votes
     reach it, else half their reach (on this data 0.05 is out of reach: its note gives
     the value).  CqBoost has the paper's ``mu = 0.001``, ``epsilon = 1e-6``.

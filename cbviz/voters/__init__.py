@@ -9,8 +9,8 @@ threshold of every feature is one pass over the bins (a weighted histogram per f
 its running sum), O(m d) per call whatever the number of thresholds (DESIGN.md).  The
 kernels are compiled with numba at import (cached on disk) and release the GIL.
 
-Modules: :mod:`.operators` (the operator interface, dense matrices), :mod:`.kernels` (the
-bins and the compiled passes over them), :mod:`.threads` (how a pass is split over
+Modules: :mod:`.operators` (the operator interface, dense matrices), :mod:`._kernels` (the
+bins and the compiled passes over them), :mod:`._threads` (how a pass is split over
 threads), :mod:`.stump_operator` (:class:`StumpOperator`) and :mod:`.pools` (the pools).
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from .operators import DenseOperator, VoterOperator, as_operator
 from .pools import BINNINGS, MAX_POOL_BYTES, HyperplanePool, RBFPool, StumpPool
 from .stump_operator import StumpOperator
-from .threads import ENGINE_THREADS, engine_threads, use_engine_threads
+from ._threads import ENGINE_THREADS, engine_threads, use_engine_threads
 
 __all__ = ["VoterOperator", "DenseOperator", "StumpOperator", "as_operator",
            "StumpPool", "HyperplanePool", "RBFPool", "BINNINGS", "MAX_POOL_BYTES",

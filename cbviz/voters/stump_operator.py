@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import _bin_cumsums, _bins, _expand, _gather_add, _segment_cumsums
+from ._kernels import histogram_cumsums, stump_bins, expand_cumsums, gather_add, segment_cumsums
 from .operators import VoterOperator
-from .threads import _split
+from ._threads import split_work
 
 __all__ = ["StumpOperator"]
 
@@ -44,7 +44,7 @@ class StumpOperator(VoterOperator):
         base_feat[self._base] = feature
         base_thr[self._base] = threshold
         (self._codes, self._offsets, self._slot_feature, self._bpos,
-         sorted_unique) = _bins(X, base_feat, base_thr)
+         sorted_unique) = stump_bins(X, base_feat, base_thr)
         self.n_base = n_base
         direct = np.array_equal(self._base[:n_base], np.arange(n_base)) and bool(
             np.all(self.sign[:n_base] == 1.0))
@@ -77,7 +77,7 @@ class StumpOperator(VoterOperator):
         out = np.empty(size) if out is None else out
         if out.shape != (size,):
             raise ValueError(f"out has shape {out.shape}, expected ({size},)")
-        _split(_bin_cumsums, self._codes.shape[0], self._codes.size, self._codes,
+        split_work(histogram_cumsums, self._codes.shape[0], self._codes.size, self._codes,
                self._offsets, v, out)
         return out
 
@@ -104,7 +104,7 @@ class StumpOperator(VoterOperator):
         v = np.ascontiguousarray(v, dtype=np.float64)
         cum = self.bin_cumsums(v)
         out = np.empty(self.shape[1])
-        _split(_expand, out.size, out.size, cum, self._bpos, self._base, self.sign,
+        split_work(expand_cumsums, out.size, out.size, cum, self._bpos, self._base, self.sign,
                float(v.sum()), out)
         return out
 
@@ -126,9 +126,9 @@ class StumpOperator(VoterOperator):
         np.cumsum(widths, out=table_offsets[1:])
         table = np.bincount(table_offsets[where] + pos - self._offsets[slot] + 1,
                             weights=2.0 * w, minlength=table_offsets[-1]).astype(float)
-        _segment_cumsums(table, table_offsets)
+        segment_cumsums(table, table_offsets)
         out = np.full(self.shape[0], 0.0 - w.sum())
-        _split(_gather_add, out.size, slots.size * out.size, self._codes, slots,
+        split_work(gather_add, out.size, slots.size * out.size, self._codes, slots,
                table_offsets, table, out)
         return out
 

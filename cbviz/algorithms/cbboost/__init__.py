@@ -5,7 +5,7 @@ weight up by the closed-form amount of Theorem 3; the exhaustive rule takes the 
 exact C-bound decrease (Property 1), the gradient rule (GB-CB-Boost, the paper's Appendix B)
 the steepest descent direction.  Both cost one ``H^T F`` per step; on a stump pool in its
 own layout that is one pass over the binned data, and a fused kernel scores every threshold
-from it and keeps only the best (:mod:`.fused`: no array as long as the pool).
+from it and keeps only the best (:mod:`._fused`: no array as long as the pool).
 
 Which voters a step may move is the run's rule.  The paper's (``eligible="theorem3"``,
 ``reuse_voters=False``): voters outside the vote with ``gamma(h) > 0``.  ``reuse_voters``
@@ -41,15 +41,15 @@ underflow, and is never chosen.  A vote is only recorded while its largest margi
 is no longer negligible in ``F = H a``, its C-bound is not exact to round-off, and the run
 stops (the first step, ``F = h``, is exact and always taken).
 
-Modules: :mod:`.scores` (every candidate's closed forms, the rules, the stop reasons),
-:mod:`.fused` (the compiled selection on a stump pool), :mod:`.run` (:class:`CBBoostRun`,
-:class:`CBBoost`) and :mod:`.lockstep` (both rules side by side).
+Modules: :mod:`._scores` (every candidate's closed forms, the rules, the stop reasons),
+:mod:`._fused` (the compiled selection on a stump pool), :mod:`._run` (:class:`CBBoostRun`,
+:class:`CBBoost`) and :mod:`._lockstep` (both rules side by side).
 """
 from __future__ import annotations
 
-from .lockstep import lockstep, lockstep_start, lockstep_table, pick_correlations, run_in_turn
-from .run import CBBoost, CBBoostRun, DirectionCurve
-from .scores import CBBoostCandidates, one_direction_c_bound, stop_reason
+from ._lockstep import lockstep, lockstep_start, lockstep_table, pick_correlations, run_in_turn
+from ._run import CBBoost, CBBoostRun, DirectionCurve
+from ._scores import CBBoostCandidates, one_direction_c_bound, stop_reason
 
 __all__ = ["CBBoost", "pick_correlations", "CBBoostCandidates", "CBBoostRun", "DirectionCurve",
            "lockstep", "lockstep_start", "lockstep_table", "one_direction_c_bound",

@@ -7,8 +7,8 @@ import pandas as pd
 
 from ... import progress
 from ..base import ParameterError
-from .run import CBBoost
-from .scores import DIRECTIONS
+from ._run import CBBoost
+from ._scores import DIRECTIONS
 
 __all__ = ["lockstep", "lockstep_start", "lockstep_table", "pick_correlations", "run_in_turn"]
 

@@ -1,28 +1,28 @@
-"""The scalar solves MinCq's feasible sets (:mod:`cbviz.algorithms.mincq_sets`) share.
+"""The scalar solves MinCq's feasible sets (:mod:`cbviz.algorithms.mincq._sets`) share.
 
 The sets' projections reduce to monotone piecewise-linear equations in the Lagrange
-multipliers of their linear constraints; :func:`_monotone_root` solves them exactly: a Newton
+multipliers of their linear constraints; :func:`monotone_root` solves them exactly: a Newton
 step assuming the current free set (exact when that set is the solution's), safeguarded by
-bisection on a bracket, stops when the equation holds to rounding.  :func:`_dual_maximum`
-maximizes the concave Lagrangian duals of their linear minimum oracles, :func:`_onto_rows`
+bisection on a bracket, stops when the equation holds to rounding.  :func:`dual_maximum`
+maximizes the concave Lagrangian duals of their linear minimum oracles, :func:`onto_rows`
 restores a projection's equality rows at the projection's own scale (its multipliers cannot,
-when the projected point is far larger than the set), :func:`_box_ray` is the longest step
-inside a box, and :func:`_dot` the dot product the sets and the Gram-free solver use.
+when the projected point is far larger than the set), :func:`box_ray` is the longest step
+inside a box, and :func:`dot` the dot product the sets and the Gram-free solver use.
 """
 from __future__ import annotations
 
 import numpy as np
 
-_EPS = np.finfo(float).eps
+EPS = np.finfo(float).eps
 
 
-def _dot(u, v):
+def dot(u, v):
     """``u . v`` without BLAS: after the engine's threaded passes a threaded BLAS ``ddot``
     was measured at ~8 ms for 11,800 entries (its threads contend with the engine's)."""
     return float(np.einsum("i,i->", u, v))
 
 
-def _monotone_root(step, lo, hi, start, tol, max_iter=200):
+def monotone_root(step, lo, hi, start, tol, max_iter=200):
     """Root of a non-decreasing piecewise-linear ``phi`` on the bracket ``[lo, hi]``.
 
     ``step(t)`` returns ``(phi(t), t_newton)``: the residual and the root of the linear
@@ -42,7 +42,7 @@ def _monotone_root(step, lo, hi, start, tol, max_iter=200):
             lo = t
         else:
             hi = t
-        if np.isfinite(tn) and abs(tn - t) <= 4 * _EPS * abs(t):
+        if np.isfinite(tn) and abs(tn - t) <= 4 * EPS * abs(t):
             break                  # Newton's step is a few ulps: the residual is round-off
         if np.isfinite(tn) and lo < tn < hi and tn != t:
             t = tn
@@ -57,7 +57,7 @@ def _monotone_root(step, lo, hi, start, tol, max_iter=200):
     return best[1]
 
 
-def _dual_maximum(value, hi):
+def dual_maximum(value, hi):
     """The largest value met while maximizing a concave function of ``beta >= 0`` given as
     ``value(beta) -> (value, supergradient)``: from 0, doubling ``hi`` until the slope turns
     non-positive, then bisection on the slope's sign to rounding.  Every value is a valid
@@ -80,12 +80,12 @@ def _dual_maximum(value, hi):
             lo = mid
         else:
             hi = mid
-        if hi - lo <= 4 * _EPS * hi:
+        if hi - lo <= 4 * EPS * hi:
             break
     return best
 
 
-def _onto_rows(x, rows, targets, lo=None, hi=None, max_rounds=8):
+def onto_rows(x, rows, targets, lo=None, hi=None, max_rounds=8):
     """``x`` moved on its free coordinates by the smallest change making ``rows @ x = targets``
     hold to rounding at ``x``'s own scale (a copy; ``rows`` one row of length ``x.size`` or a
     scalar, or a stack of them, ``targets`` one value per row).
@@ -142,7 +142,7 @@ def _least_norm(C, r):
     return np.einsum("i,ik->k", np.linalg.pinv(M) @ r, C)
 
 
-def _box_ray(x, p, free, lo, hi):
+def box_ray(x, p, free, lo, hi):
     """Largest ``t >= 0`` keeping ``x + t p`` in ``[lo, hi]`` on the coordinates ``free``."""
     pf, xf = p[free], x[free]
     with np.errstate(divide="ignore", invalid="ignore"):

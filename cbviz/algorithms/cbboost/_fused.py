@@ -4,9 +4,9 @@ On a stump operator in its pool layout (``StumpOperator.canonical``) a step need
 array, and reads the data once: one pass over the bins makes each feature's running sums of
 F (the histogram pass of ``StumpOperator.bin_cumsums``, the same sums to the bit) and, while
 they are in cache, scores that feature's thresholds and both signs with the arithmetic of
-:func:`~cbviz.algorithms.cbboost.scores._scores` and keeps its best score per sign
+:func:`~cbviz.algorithms.cbboost._scores.score_candidates` and keeps its best score per sign
 (:func:`_pass_bests`; no table of running sums is written).  The rule's pick (the lowest
-index within ``_TIE_RTOL`` of the best, as ``_first_argmax``) is then found by redoing the
+index within ``TIE_RTOL`` of the best, as ``first_argmax``) is then found by redoing the
 few features that reach the best (:func:`_window_pick`).  Boundary p of feature slot a
 (``bin_offsets[a] <= p < bin_offsets[a + 1] - 1``) is the direct stump in column ``p - a``
 and its complement in column ``p - a + n_base``.
@@ -16,16 +16,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ...voters.kernels import _CODE_TYPES, _F64, _I64, _cumsum_buffers, _cumsums_group, _ro
-from ...voters.threads import _split
-from .scores import _MIN_DECREASE, _RTOL, _TIE_RTOL
+from ...voters._kernels import CODE_TYPES, F64, I64, cumsum_buffers, cumsums_group, readonly
+from ...voters._threads import split_work
+from ._scores import MIN_DECREASE, RTOL, TIE_RTOL
 
 
 @numba.njit(inline="always", error_model="numpy")
 def _stump_pair(gamma, tau, gamma_F, nu_F, grad_num, grad_den, gradient):
     """A stump (``nu(h) = 1``) with ``gamma(h)``, ``tau(F, h)`` and its complement
     (``-gamma``, ``-tau``: same ``denom``, gap and decrease, opposite ``numer``), with the
-    arithmetic of :func:`_scores` bit for bit: ``(direct score, complement score, numer,
+    arithmetic of :func:`score_candidates` bit for bit: ``(direct score, complement score, numer,
     denom, decrease)``, a score -inf where no finite step lowers C; the gradient score is
     ``grad_num * numer / grad_den`` (``2 gamma(F)``, ``nu(F)**2``).  Branch-free, so that
     slot loops vectorize."""
@@ -33,9 +33,9 @@ def _stump_pair(gamma, tau, gamma_F, nu_F, grad_num, grad_den, gradient):
     denom = gamma_F * 1.0 - gamma * tau
     gap = nu_F * 1.0 - tau * tau
     decrease = numer * numer / (nu_F * gap)
-    lowers = ((gap > 0) & (denom > _RTOL * (abs(gamma_F) * 1.0 + abs(gamma * tau)))
-              & (decrease > _MIN_DECREASE))
-    tol = _RTOL * (abs(gamma) * nu_F + abs(gamma_F * tau))
+    lowers = ((gap > 0) & (denom > RTOL * (abs(gamma_F) * 1.0 + abs(gamma * tau)))
+              & (decrease > MIN_DECREASE))
+    tol = RTOL * (abs(gamma) * nu_F + abs(gamma_F * tau))
     score = grad_num * numer / grad_den if gradient else decrease
     direct = score if lowers & (numer > tol) else -np.inf
     complement = (-score if gradient else score) if lowers & (-numer > tol) else -np.inf
@@ -101,14 +101,14 @@ def _max(s, n):
 # the arguments after the codes: offsets, v (= F), sum(F), the direct stumps' sums of labels
 # on or under their thresholds (:func:`label_sums_below`), sum(y), m, n_base, gamma(F), nu(F),
 # the gradient score's 2 gamma(F) and nu(F)^2, the rule, excluded
-_SCORING = (_I64, _F64, numba.float64, _ro(np.int32), numba.float64, numba.float64,
+_SCORING = (I64, F64, numba.float64, readonly(np.int32), numba.float64, numba.float64,
             numba.int64, numba.float64, numba.float64, numba.float64, numba.float64,
-            numba.boolean, numba.boolean, _I64)
+            numba.boolean, numba.boolean, I64)
 
 
 def _per_code_type(restype, *more):
     """Compiled at import for every code dtype (the first argument), cached on disk."""
-    return numba.njit([restype(_ro(t, 2), *_SCORING, *more) for t in _CODE_TYPES],
+    return numba.njit([restype(readonly(t, 2), *_SCORING, *more) for t in CODE_TYPES],
                       nogil=True, error_model="numpy", cache=True)
 
 
@@ -117,13 +117,13 @@ def _pass_bests(codes, offsets, v, tot_F, y_below, tot_y, m, n_base, gamma_F, nu
                 grad_den, gradient, theorem3, excluded, best, lo, hi):
     """``best[side, a]``: the best score of slot ``a``'s stumps (side 0) and complements
     (side 1, when ``best`` has that row), slots lo..hi-1, from one pass over their bins."""
-    h, one = _cumsum_buffers(offsets, lo, hi)
+    h, one = cumsum_buffers(offsets, lo, hi)
     widest = _widest(offsets, lo, hi)
     cum = np.empty(max(widest, 4 * h.shape[1]))   # the running sums of one group of slots
     scores = np.empty((2, widest))
     a = lo
     while a < hi:
-        after = _cumsums_group(codes, offsets, v, cum, a, hi, h, one, offsets[a])
+        after = cumsums_group(codes, offsets, v, cum, a, hi, h, one, offsets[a])
         for s in range(a, after):
             n = _slot_scores(cum[offsets[s] - offsets[a]:], tot_F, y_below, tot_y, m, offsets,
                              n_base, gamma_F, nu_F, grad_num, grad_den, gradient, theorem3,
@@ -134,11 +134,11 @@ def _pass_bests(codes, offsets, v, tot_F, y_below, tot_y, m, n_base, gamma_F, nu
 
 
 @_per_code_type(numba.types.Tuple((numba.int64, numba.float64, numba.float64)),
-                _ro(np.float64, 2))
+                readonly(np.float64, 2))
 def _window_pick(codes, offsets, v, tot_F, y_below, tot_y, m, n_base, gamma_F, nu_F, grad_num,
                  grad_den, gradient, theorem3, excluded, best):
     """``(column, alpha, decrease)`` of the lowest column whose score is within
-    ``_TIE_RTOL`` of the best (``best`` from :func:`_pass_bests`), or ``(-1, 0, 0)``; the
+    ``TIE_RTOL`` of the best (``best`` from :func:`_pass_bests`), or ``(-1, 0, 0)``; the
     slots that reach the best get their running sums again (the same bits)."""
     top = -np.inf
     for side in range(best.shape[0]):
@@ -146,16 +146,16 @@ def _window_pick(codes, offsets, v, tot_F, y_below, tot_y, m, n_base, gamma_F, n
             top = max(top, best[side, a])
     if top == -np.inf:
         return -1, 0.0, 0.0
-    floor = top - _TIE_RTOL * max(abs(top), 1e-300)
+    floor = top - TIE_RTOL * max(abs(top), 1e-300)
     widest = _widest(offsets, 0, best.shape[1])
     scores = np.empty((2, widest))
     cum = np.empty(widest)
-    h, one = _cumsum_buffers(offsets, 0, best.shape[1])
+    h, one = cumsum_buffers(offsets, 0, best.shape[1])
     for side in range(best.shape[0]):   # direct voters first, each side in column order
         for a in range(best.shape[1]):
             if best[side, a] < floor:
                 continue
-            _cumsums_group(codes, offsets, v, cum, a, a + 1, h, one, offsets[a])
+            cumsums_group(codes, offsets, v, cum, a, a + 1, h, one, offsets[a])
             n = _slot_scores(cum, tot_F, y_below, tot_y, m, offsets, n_base, gamma_F, nu_F,
                              grad_num, grad_den, gradient, theorem3, excluded, a, scores[0],
                              scores[1])
@@ -169,7 +169,7 @@ def _window_pick(codes, offsets, v, tot_F, y_below, tot_y, m, n_base, gamma_F, n
     return -1, 0.0, 0.0
 
 
-def _dot_without_blas(u, v):
+def dot_without_blas(u, v):
     return np.einsum("i,i->", u, v)
 
 
@@ -187,7 +187,7 @@ def label_sums_below(H, y):
     return counts, float(np.asarray(y, dtype=np.float64).sum())
 
 
-def _fused_pick(H, F, y_below, tot_y, gamma_F, nu_F, gradient, theorem3, excluded):
+def fused_pick(H, F, y_below, tot_y, gamma_F, nu_F, gradient, theorem3, excluded):
     """The rule's pick ``(column, alpha, decrease)`` on a stump operator ``H`` in pool layout,
     or ``(-1, 0, 0)``: one pass over the bins with the vote ``F`` (float64, contiguous) and
     the labels' sums (:func:`label_sums_below`); ``excluded`` (sorted) holds the voters the
@@ -199,5 +199,5 @@ def _fused_pick(H, F, y_below, tot_y, gamma_F, nu_F, gradient, theorem3, exclude
     best = np.empty((2 if H.shape[1] > H.n_base else 1, offsets.size - 1))
     args = (codes, offsets, F, float(F.sum()), y_below, tot_y, float(H.shape[0]), H.n_base,
             gamma_F, nu_F, 2.0 * gamma_F, nu_F * nu_F, gradient, theorem3, excluded)
-    _split(_pass_bests, best.shape[1], codes.size, *args, best)
+    split_work(_pass_bests, best.shape[1], codes.size, *args, best)
     return _window_pick(*args, best)

@@ -1,5 +1,5 @@
 """CB-Boost's closed forms for every candidate voter: the Theorem 3 weight, the Property 1
-decrease and the gradient rate (:func:`_scores`), the rules that admit a voter, and the words
+decrease and the gradient rate (:func:`score_candidates`), the rules that admit a voter, and the words
 a run stops with (:func:`stop_reason`).  The math is in :mod:`cbviz.algorithms.cbboost`'s
 docstring."""
 from __future__ import annotations
@@ -17,11 +17,11 @@ __all__ = ["CBBoostCandidates", "one_direction_c_bound", "stop_reason"]
 
 DIRECTIONS = ("exhaustive", "gradient")
 ELIGIBLE = ("theorem3", "all")
-_RTOL = 1e-12  # relative size below which a numerator or denominator counts as zero
+RTOL = 1e-12  # relative size below which a numerator or denominator counts as zero
 # The C-bound is computed to a few eps (it lies in [0, 1]): a smaller decrease is round-off
 # (e.g. along the complement of a voter whose weight is already optimal).
-_MIN_DECREASE = 64 * np.finfo(float).eps
-_TIE_RTOL = 1e-12  # base._first_argmax's window: voters identical on the sample tie exactly
+MIN_DECREASE = 64 * np.finfo(float).eps
+TIE_RTOL = 1e-12  # base._first_argmax's window: voters identical on the sample tie exactly
 # a pool whose every column has sum_i h(x_i)^2 below this (outputs below ~2^-256) is scored on
 # a copy scaled by a power of two: its moments' products would underflow
 _TINY_POOL = 2.0 ** -512
@@ -40,7 +40,7 @@ def one_direction_c_bound(alpha, gamma_F, nu_F, gamma_h, nu_h, tau, scale=1.0):
                           scale=scale + alpha * np.sqrt(nu_h))
 
 
-def _scoring_pool(H):
+def scoring_pool(H):
     """``(S, p)``: the operator CB-Boost scores on, ``S = H / 2^p`` (scaled arithmetic).
 
     ``S = H`` and ``p = 0`` unless every column's sum of squares is below ``_TINY_POOL``
@@ -57,7 +57,7 @@ def _scoring_pool(H):
     return as_operator(np.ldexp(A, -p)), p
 
 
-def _check_rule(eligible, reuse_voters):
+def check_rule(eligible, reuse_voters):
     if eligible not in ELIGIBLE:
         raise ParameterError(f"eligible must be one of {ELIGIBLE}, got {eligible!r}")
     if not isinstance(reuse_voters, (bool, np.bool_)):
@@ -111,32 +111,32 @@ class CBBoostCandidates(Candidates):
         return int(np.count_nonzero(self.lowers & self.admissible(eligible, reuse_voters)))
 
 
-def _scores(gamma_h, nu_h, tau, gamma_F, nu_F, in_vote, eligible="theorem3",
+def score_candidates(gamma_h, nu_h, tau, gamma_F, nu_F, in_vote, eligible="theorem3",
             reuse_voters=False, shift=0):
     """Theorem 3 weight, Property 1 decrease and gradient rate for every candidate.
 
     Exact for any sign of ``gamma(h)`` (module docstring); ``valid`` applies the rule
-    ``eligible`` / ``reuse_voters``.  A decrease below ``_MIN_DECREASE`` counts as none.
+    ``eligible`` / ``reuse_voters``.  A decrease below ``MIN_DECREASE`` counts as none.
     With moments of ``F / 2^e`` and voters ``h / 2^p`` (scaled arithmetic, module docstring),
     ``shift = e - p`` returns ``alpha`` and ``gradient`` for ``F`` and ``h`` themselves.
     """
     numer = gamma_h * nu_F - gamma_F * tau
     denom = gamma_F * nu_h - gamma_h * tau
     gap = nu_F * nu_h - tau**2  # >= 0 by Cauchy-Schwarz; 0 when h is collinear with F
-    rising = denom > _RTOL * (np.abs(gamma_F) * nu_h + np.abs(gamma_h * tau))
-    numer_pos = numer > _RTOL * (np.abs(gamma_h) * nu_F + np.abs(gamma_F * tau))
+    rising = denom > RTOL * (np.abs(gamma_F) * nu_h + np.abs(gamma_h * tau))
+    numer_pos = numer > RTOL * (np.abs(gamma_h) * nu_F + np.abs(gamma_F * tau))
     finite = numer_pos & rising & (gap > 0)
     theorem3 = gamma_h > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         decrease = np.where(finite, numer**2 / (nu_F * gap), 0.0)
-        lowers = decrease > _MIN_DECREASE
+        lowers = decrease > MIN_DECREASE
         best_alpha = np.where(lowers, numer / denom, 0.0)
         # C tends to C(h) as alpha grows without bound: below C(F) by limit_gain
         limit_gain = np.where(theorem3, gamma_h**2 / nu_h, 0.0) - gamma_F * gamma_F / nu_F
     best_decrease = np.where(lowers, decrease, 0.0)
     # denom <= 0: numer - alpha denom never decreases, so R' changes sign at most once, from
     # - to +: no finite maximum of R beyond alpha = 0, only its limit at infinity
-    unbounded = theorem3 & ~rising & (limit_gain > _MIN_DECREASE)
+    unbounded = theorem3 & ~rising & (limit_gain > MIN_DECREASE)
     valid = lowers & _admissible(theorem3, in_vote, eligible, reuse_voters)
     # -dC/da_k at the current a_k; products, not pow(): exactly homogeneous (scaled arithmetic)
     gradient = np.ldexp(2.0 * gamma_F * numer / (nu_F * nu_F), -shift)

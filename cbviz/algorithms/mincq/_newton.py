@@ -1,7 +1,7 @@
 """MinCq's program with few examples: proximal point steps solved by Newton in the image.
 
-:func:`cbviz.algorithms.mincq_solver.minimize_second_moment` minimizes
-``f(x) = |H x|^2 / m`` over a polytope ``P`` (:mod:`cbviz.algorithms.mincq_sets`).  With few
+:func:`cbviz.algorithms.mincq._solver.minimize_second_moment` minimizes
+``f(x) = |H x|^2 / m`` over a polytope ``P`` (:mod:`cbviz.algorithms.mincq._sets`).  With few
 examples and many voters (``m`` = 398 and ``n`` = 11,042 direct stumps on breast cancer with
 every midpoint as a threshold) the Hessian ``2 H^T H / m`` has rank at most ``m`` while the
 faces the accelerated gradient's iterates visit have hundreds to thousands of free
@@ -46,7 +46,7 @@ here), or on the budget of products.
 
 Measured (relative gap 1e-6, this machine, shared): breast cancer with every midpoint,
 quasi-uniform form, ~190 products and 0.3 s; the simplex form (on the direct voters' signed
-weights, :class:`~cbviz.algorithms.mincq_sets.L1Halfspace`) ~280 products and 1 s.
+weights, :class:`~cbviz.algorithms.mincq._sets.L1Halfspace`) ~280 products and 1 s.
 
 The memory is two ``m x m`` matrices and the cost of a step grows as ``m^3``:
 :func:`use_newton` (``m <=`` :data:`NEWTON_EXAMPLES`) says when to start with it; up to
@@ -59,7 +59,7 @@ import numpy as np
 import scipy.linalg as sla
 from threadpoolctl import threadpool_limits
 
-from .mincq_roots import _dot
+from ._roots import dot
 
 __all__ = ["NEWTON_EXAMPLES", "NEWTON_MAX_EXAMPLES", "proximal_newton", "use_newton"]
 
@@ -152,10 +152,10 @@ def proximal_newton(q, fset, x, F, f, sigma, *, rtol, max_products, trace=None, 
     each solved by semismooth Newton on its dual in ``R^m`` (module docstring), until the
     duality gap is at most ``rtol f`` or ``max_products`` operator products.
 
-    ``q`` is the solver's product counter (:class:`cbviz.algorithms.mincq_solver._Moment`:
+    ``q`` is the solver's product counter (:class:`cbviz.algorithms.mincq._solver._Moment`:
     every product is counted and reported, each gap check made with ``q.check``),
     ``sigma`` the first proximal parameter, ``trace`` (optional) a list that receives one dict
-    per gap check (see :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`), ``t0``
+    per gap check (see :func:`~cbviz.algorithms.mincq._solver.minimize_second_moment`), ``t0``
     and ``clock`` its time origin and clock.  Returns ``(x, F, f, status, steps)``: status
     "optimal", "stalled (round-off)" (:data:`_STALL` steps without progress, module
     docstring) or "max products", with the point of the smallest relative gap met when not
@@ -200,18 +200,18 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
         def rise(t, du, Gdu, xn):
             """phi(u + t du) - phi(u), summed from differences."""
             dx = xn - xu
-            return (-(2.0 * t * _dot(u, du) + t * t * _dot(du, du)) / m + _dot(Gu, dx)
-                    + t * _dot(Gdu, xn) + _dot(dx, xn + xu - 2.0 * xk) / (2.0 * sigma))
+            return (-(2.0 * t * dot(u, du) + t * t * dot(du, du)) / m + dot(Gu, dx)
+                    + t * dot(Gdu, xn) + dot(dx, xn + xu - 2.0 * xk) / (2.0 * sigma))
 
         xu = dual(Gu)
         Fu = q.image(xu)
         R = u - Fu
-        scale = np.sqrt(_dot(u, u)) + 1e-300
+        scale = np.sqrt(dot(u, u)) + 1e-300
         # the step's residual: well below the gap still to close, down to round-off
         tol = max(0.05 * ratio, 1e-12) * scale
         inner = 0
         while inner < _MAX_INNER and q.products < max_products:
-            nR = np.sqrt(_dot(R, R))
+            nR = np.sqrt(dot(R, R))
             if nR <= tol:
                 break
             inner += 1
@@ -222,7 +222,7 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
                 # (at a kink of the set)
                 du = _newton_direction(q, gram, xu, R, c, D, C)
                 Gdu = q.gradient(du)
-                slope = -2.0 / m * _dot(R, du)          # phi's derivative along du (> 0)
+                slope = -2.0 / m * dot(R, du)          # phi's derivative along du (> 0)
                 t = 1.0
                 while t >= _SHORT:
                     xn = dual(Gu + t * Gdu)
@@ -247,7 +247,7 @@ def _run(q, fset, x, F, f, sigma, rtol, max_products, trace, t0, clock):
         steps += inner
         fu = q.value(Fu)
         grew = False
-        if _dot(R, R) <= tol * tol:
+        if dot(R, R) <= tol * tol:
             x, F, f = xu, Fu, fu
             # longer proximal steps while Newton settles them quickly (the gap may fall slowly
             # meanwhile: such steps do not count as stalled)

@@ -36,13 +36,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import bounds, progress
-from .base import ParameterError, Run, check_delta, check_int, check_real
-from .mincq_newton import NEWTON_EXAMPLES, use_newton
-from .mincq_precond import BlockPreconditioner
-from .mincq_sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
-from .mincq_solver import minimize_second_moment
-from .qp import QPError, check_mu, drop_tiny, solve_qp, unreachable_mu
+from ... import bounds, progress
+from ..base import ParameterError, Run, check_delta, check_int, check_real
+from ._newton import NEWTON_EXAMPLES, use_newton
+from ._precond import BlockPreconditioner
+from ._sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
+from ._solver import minimize_second_moment
+from .._qp import QPError, check_mu, drop_tiny, solve_qp, unreachable_mu
 
 __all__ = ["CVXOPT_MAX_VARIABLES", "FORMS", "MINCQ_ON_HISTORY_COLUMNS", "SOLVERS",
            "MemoryLimitError", "MinCq", "MinCqRun", "mincq_on_history"]
@@ -213,15 +213,15 @@ class MinCqRun(Run):
         return gap * scale, fset.kkt(x, G)
 
     def _solve_gram_free(self):
-        """Either form by :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`.
-        With few examples (``m <=`` :data:`~cbviz.algorithms.mincq_newton.NEWTON_EXAMPLES`)
+        """Either form by :func:`~cbviz.algorithms.mincq._solver.minimize_second_moment`.
+        With few examples (``m <=`` :data:`~cbviz.algorithms.mincq._newton.NEWTON_EXAMPLES`)
         by proximal Newton steps: the simplex form of a self-complemented pool in the signed
-        weights of its direct voters (:class:`~cbviz.algorithms.mincq_sets.L1Halfspace`: the
+        weights of its direct voters (:class:`~cbviz.algorithms.mincq._sets.L1Halfspace`: the
         weight a voter and its complement share changes nothing), the quasi-uniform form when
         it has more variables than examples.  Else by accelerated gradient and face polish
         (and proximal Newton if they have not certified the optimum within a few thousand
         products and ``m`` is at most
-        :data:`~cbviz.algorithms.mincq_newton.NEWTON_MAX_EXAMPLES`)."""
+        :data:`~cbviz.algorithms.mincq._newton.NEWTON_MAX_EXAMPLES`)."""
         op, fset, _, shift, scale = self._program()
         m, n = self.y.size, fset.a.size
         newton = use_newton(m, n)
@@ -285,7 +285,7 @@ class MinCq:
     ----------
     mu : float in (0, 1]
         First moment of the margin the posterior must reach.  A ``mu`` above the largest
-        reachable one (``run.largest_mu``) raises :class:`~cbviz.algorithms.qp.QPError` at
+        reachable one (``run.largest_mu``) raises :class:`~cbviz.algorithms._qp.QPError` at
         ``start``.
     form : {"quasi_uniform", "simplex"}
         ``"quasi_uniform"``: Germain et al. (2015), Program 1, on a self-complemented pool; the
@@ -298,7 +298,7 @@ class MinCq:
         Confidence parameter of the PAC-Bayesian bounds in the record.
     solver : {"auto", "cvxopt", "gram_free"}
         ``"cvxopt"``: the reference, a dense Gram matrix and an interior-point method;
-        ``"gram_free"``: :func:`~cbviz.algorithms.mincq_solver.minimize_second_moment`, one
+        ``"gram_free"``: :func:`~cbviz.algorithms.mincq._solver.minimize_second_moment`, one
         ``H x`` and one ``H^T v`` per iteration and memory linear in ``m + n``; ``"auto"``:
         cvxopt up to :data:`CVXOPT_MAX_VARIABLES` variables.  A program that would not fit in
         the available memory raises :class:`MemoryLimitError` at ``start``.

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ParameterError, Run, _first_argmax
+from .base import ParameterError, Run, first_argmax
 
 __all__ = ["ReweightingRun", "loss_weights", "split_masses", "weighted_edges"]
 
@@ -106,7 +106,7 @@ class ReweightingRun(Run):
 
     def _advance(self):
         u = self._selection_weights(loss_weights(self.F, self.y))
-        k = _first_argmax(weighted_edges(self.H, self.y, u))
+        k = first_argmax(weighted_edges(self.H, self.y, u))
         right, wrong = split_masses(self.H.column(k), self.y, u)
         if right - wrong <= EDGE_TOL:
             self.stop_reason = self._no_progress_reason(k, wrong)

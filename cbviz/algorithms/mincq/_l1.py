@@ -1,7 +1,7 @@
 """The simplex form on a self-complemented pool, :class:`L1Halfspace`.
 
 ``{w : |w|_1 <= 1,  a^T w >= c}``: the simplex program
-(:class:`~cbviz.algorithms.mincq_simplex.SimplexHalfspace`) in the signed weights
+(:class:`~cbviz.algorithms.mincq._simplex.SimplexHalfspace`) in the signed weights
 ``w = q_direct - q_complement`` of the direct voters.  A ``q`` on the simplex gives
 ``|w|_1 <= 1`` and every such ``w`` comes from one (``q = (w+ + s, w- + s)`` with
 ``s = (1 - |w|_1) / (2 n')``: mass put on a voter and on its complement alike, which does not
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mincq_roots import _EPS, _dot, _dual_maximum, _monotone_root, _onto_rows
-from .mincq_simplex import _NEAR, _simplex_nu
+from ._roots import EPS, dot, dual_maximum, monotone_root, onto_rows
+from ._simplex import NEAR, simplex_nu
 
 __all__ = ["L1Halfspace"]
 
@@ -44,7 +44,7 @@ class L1Halfspace:
         self.a = np.asarray(a, dtype=float)
         self.c = float(c)
         self._beta = 0.0
-        self._tol = 8 * _EPS * (abs(self.c) + float(np.abs(self.a).max(initial=0.0)))
+        self._tol = 8 * EPS * (abs(self.c) + float(np.abs(self.a).max(initial=0.0)))
 
     @staticmethod
     def _ball(y):
@@ -53,7 +53,7 @@ class L1Halfspace:
         ay = np.abs(y)
         if float(ay.sum()) <= 1.0:
             return y.copy(), 0.0
-        lam = max(_simplex_nu(ay), 0.0)
+        lam = max(simplex_nu(ay), 0.0)
         return _soft(y, lam), lam
 
     def project(self, z):
@@ -61,42 +61,42 @@ class L1Halfspace:
         projection already has ``a^T w >= c``, else ``beta > 0`` solves ``a^T w(beta) = c``
         (non-decreasing in ``beta``; a Newton step assuming the current support and signs).
         The active rows (``|w|_1 = 1`` when ``lam > 0``, ``a^T w = c`` when ``beta > 0``) are
-        then restored on ``w``'s support at ``w``'s scale (:func:`._onto_rows`): the point
+        then restored on ``w``'s support at ``w``'s scale (``_roots.onto_rows``): the point
         returned is feasible to rounding at ``|w|``, not ``|z|``."""
         z = np.asarray(z, dtype=float)
         a, c, tol = self.a, self.c, self._tol
         w, lam = self._ball(z)
-        if _dot(a, w) >= c - tol:
+        if dot(a, w) >= c - tol:
             if lam > 0:                       # |w|_1 = 1 at w's scale (see below)
-                w = _onto_rows(w, np.sign(w), 1.0)
-            if _dot(a, w) >= c - tol:
+                w = onto_rows(w, np.sign(w), 1.0)
+            if dot(a, w) >= c - tol:
                 return w
 
         def step(beta):
             y = z + beta * a
             w, lam = self._ball(y)
-            r = _dot(a, w) - c
+            r = dot(a, w) - c
             S = w != 0
             sg, aS, zS = np.sign(y[S]), a[S], z[S]
             k = int(S.sum())
-            aa = _dot(aS, aS)
+            aa = dot(aS, aS)
             if lam > 0 and k:       # on the sphere: lam = (s.(z + beta a) - 1) / k
                 sa = float(sg @ aS)
                 A1 = aa - sa * sa / k
-                A0 = _dot(aS, zS) - (float(sg @ zS) - 1.0) * sa / k
+                A0 = dot(aS, zS) - (float(sg @ zS) - 1.0) * sa / k
             else:
-                A1, A0 = aa, _dot(aS, zS)
+                A1, A0 = aa, dot(aS, zS)
             # a.w is (nearly) flat on this piece (equal |a_i| of one sign: duplicate voters):
             # no Newton step (it would jump to where round-off decides the residual's sign)
             return r, ((c - A0) / A1 if A1 > 1e-12 * aa else np.nan)
 
-        self._beta = _monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
+        self._beta = monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
         w, lam = self._ball(z + self._beta * a)
         # the rows |w|_1 = 1 (on the sphere) and a^T w = c at w's own scale: with |z| far
-        # above 1, round-off leaves them ~eps |z| |a|_1 off whatever beta (_onto_rows)
+        # above 1, round-off leaves them ~eps |z| |a|_1 off whatever beta (onto_rows)
         if lam > 0:
-            return _onto_rows(w, np.vstack([np.sign(w), a]), [1.0, c])
-        return _onto_rows(w, a, c)
+            return onto_rows(w, np.vstack([np.sign(w), a]), [1.0, c])
+        return onto_rows(w, a, c)
 
     def lmo_value(self, G):
         """A lower bound on ``min G^T v`` over the set, equal to it up to rounding: the
@@ -111,15 +111,15 @@ class L1Halfspace:
             i = int(np.argmax(np.abs(r)))
             return beta * c - abs(float(r[i])), c + float(a[i]) * np.sign(r[i])
 
-        return _dual_maximum(value, (2.0 * float(np.abs(G).max()) + 1.0) / max(float(np.abs(a).max()), 1e-300))
+        return dual_maximum(value, (2.0 * float(np.abs(G).max()) + 1.0) / max(float(np.abs(a).max()), 1e-300))
 
     def _on_sphere(self, x):
-        return float(np.abs(x).sum()) >= 1.0 - 8 * _EPS * x.size
+        return float(np.abs(x).sum()) >= 1.0 - 8 * EPS * x.size
 
     def active(self, x, slack=0.0):
         """True when ``a^T x = c`` holds to rounding (or within ``slack``, relative)."""
         scale = abs(self.c) + float(np.abs(self.a).max())
-        return _dot(self.a, x) <= self.c + self._tol + slack * scale
+        return dot(self.a, x) <= self.c + self._tol + slack * scale
 
     def face(self, x, free=None):
         """``(free, C)``: the non-zero coordinates of ``x`` (or ``free``) and the rows of the
@@ -143,7 +143,7 @@ class L1Halfspace:
         bare = (free, np.vstack(rows) if rows else np.zeros((0, int(free.sum()))))
         if self.active(x):
             return [with_row]
-        if not self.active(x, slack=_NEAR):
+        if not self.active(x, slack=NEAR):
             return [bare]
         return [with_row, bare]
 

@@ -1,9 +1,9 @@
 """The face polish of MinCq's Gram-free solver: a block active set on the polytope's faces.
 
-Once accelerated gradient (:mod:`cbviz.algorithms.mincq_solver`) has left the face (the
+Once accelerated gradient (:mod:`cbviz.algorithms.mincq._solver`) has left the face (the
 coordinates strictly inside their bounds) unchanged for a few iterations, :func:`polish`
 solves the program on it by preconditioned conjugate gradients (preconditioner: the
-within-feature blocks of the covariance plus ``e e^T``, :mod:`cbviz.algorithms.mincq_precond`;
+within-feature blocks of the covariance plus ``e e^T``, :mod:`cbviz.algorithms.mincq._precond`;
 the residual keeps only its part off the face's equality rows, Gould, Hribar & Nocedal 2001).
 When that solution leaves the box, the projection onto the closure of the face fixes every
 coordinate that left at once (in the first rounds even if ``f`` rises, which the next face's
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mincq_roots import _dot
+from ._roots import dot
 
 __all__ = ["polish"]
 
@@ -42,7 +42,7 @@ def _projected_search(q, project, x, f, G, direction, alpha):
             return None
         Fy = q.image(y)
         fy = q.value(Fy)
-        gs = _dot(G, s)
+        gs = dot(G, s)
         if fy <= f + _SIGMA * gs:
             return y, Fy, fy, alpha
         curv = fy - f - gs                       # = |H s|^2 / m
@@ -89,7 +89,7 @@ def _face_cg(q, fset, x, F, f, G, max_products, precond=None, target=0.0, greedy
         return r, pre(r)
 
     r, z = solve(np.where(free, -G, 0.0))
-    rz = rz0 = _dot(r, z)
+    rz = rz0 = dot(r, z)
     if not rz > 0.0:
         return x, F, f, "none"
     d, Fd, p = np.zeros_like(x), np.zeros_like(F), z
@@ -98,7 +98,7 @@ def _face_cg(q, fset, x, F, f, G, max_products, precond=None, target=0.0, greedy
     width = hi - lo if np.isfinite(hi) else None
     while q.products < max_products:
         Hp = q.image(p)
-        curv = 2.0 * _dot(Hp, Hp) / q.m
+        curv = 2.0 * dot(Hp, Hp) / q.m
         t = fset.ray(x + d, p, free)
         # the step across the whole box along p: a coordinate near its bound makes t tiny
         # without making f flat along p
@@ -123,7 +123,7 @@ def _face_cg(q, fset, x, F, f, G, max_products, precond=None, target=0.0, greedy
         # the residual's share of the duality gap on the face, against the target
         if _face_gap(r, width) <= target:
             break
-        rz_new = _dot(r, z)
+        rz_new = dot(r, z)
         if not rz_new > 1e-24 * rz0:            # converged to round-off
             break
         p = z + (rz_new / rz) * p

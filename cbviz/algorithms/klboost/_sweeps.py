@@ -1,17 +1,4 @@
-"""Compiled kernels of the KL-regularized learner (:mod:`cbviz.algorithms.klboost`).
-
-One coordinate update of Germain et al. (NIPS 2009), Algorithm 1, lines 4-8, minimizes f
-along ``w_k`` exactly: with ``t = tanh(u) / n`` its stationarity condition (Eq. 7 / Eq. 10 of
-the paper, general voters) is the root of the increasing function
-
-    phi(u) = u + C dL/dt,   dL/dt = sum_i zeta'(M_i + (t - w_k) z_i) z_i,   z_i = y_i h_k(x_i),
-
-and dL/dt only needs a few numbers gathered once per coordinate (:func:`line_min`):
-
-* quadratic loss: ``dL/dt = a0 + a1 d`` with ``a0 = (2 / gamma^2) sum_i (M_i - gamma) z_i``,
-  ``a1 = (2 / gamma^2) sum_i z_i^2``, ``d = t - w_k``;
-* exponential loss: ``dL/dt = -(1/gamma) sum_v v W_v exp(-v d / gamma)`` over the distinct
-  values ``v`` of ``z``, from ``log W_v`` (a log-sum-exp of ``-M_i / gamma`` per group).
+"""Compiled sweeps of the KL-regularized learner over a stump pool, ``BLOCK`` voters a pass.
 
 :func:`stump_pass` runs a whole pass on a stump operator's bins (no column is built: voter
 ``k`` is ``sign_k`` times +1 above its threshold rank, -1 below), ``BLOCK`` = 8 coordinates
@@ -47,115 +34,14 @@ import math
 import numba
 import numpy as np
 
-__all__ = ["BLOCK", "QUADRATIC", "EXPONENTIAL", "line_min", "stump_pass"]
+from ._line_min import JIT, QUADRATIC, line_min
 
-QUADRATIC, EXPONENTIAL = 0, 1
-EXP_CAP = 600.0  # exponent cap: C m exp(600) / gamma stays finite for all allowed C, gamma
-_T_MAX = np.nextafter(1.0, 0.0)  # |n w| is clipped below 1 before artanh
-_U_SAT = 20.0  # tanh(u) rounds to +-1 for |u| >= 20: t = tanh(u) / n sits on a bound of the box
-_XTOL, _RTOL = 1e-15, 4 * np.finfo(float).eps   # tolerances on the root u
-_MAX_BRENT = 200
-
-_F64 = numba.types.Array(numba.float64, 1, "C", readonly=True)
-_OUT = numba.float64[::1]
-_JIT = dict(nogil=True, cache=True)
-
-
-@numba.njit(numba.float64(numba.float64, numba.int64, numba.float64, numba.float64, _F64, _F64,
-                          numba.float64, numba.int64, numba.float64, numba.float64), **_JIT)
-def _phi(u, kind, a0, a1, v, log_w, w0, n, C, gamma):
-    """``u + C dL/dt`` at ``t = tanh(u) / n`` (the module docstring's ``phi``)."""
-    d = math.tanh(u) / n - w0
-    if kind == QUADRATIC:
-        return u + C * (a0 + a1 * d)
-    s = 0.0
-    for j in range(v.size):   # exponents capped: the cap acts only far from the root
-        s += v[j] * math.exp(min(log_w[j] - v[j] * (d / gamma), EXP_CAP))
-    return u + C * (-s / gamma)
-
-
-@numba.njit(numba.float64(numba.int64, numba.float64, numba.float64, _F64, _F64, numba.float64,
-                          numba.int64, numba.float64, numba.float64, numba.float64,
-                          numba.float64, numba.float64, numba.float64), **_JIT)
-def _brent(kind, a0, a1, v, log_w, w0, n, C, gamma, a, fa, b, fb):
-    """Root of ``phi`` in ``[a, b]`` (``fa``, ``fb`` of opposite signs) by Brent's method
-    (R. P. Brent, Algorithms for Minimization without Derivatives, 1973, ch. 4): inverse
-    quadratic or secant steps while they shrink the bracket fast enough, else bisection,
-    until the bracket is within ``_XTOL + _RTOL |root|``."""
-    c, fc = a, fa
-    step = last = b - a
-    for _ in range(_MAX_BRENT):
-        if (fb > 0) == (fc > 0):          # keep the root between b and c
-            c, fc = a, fa
-            step = last = b - a
-        if abs(fc) < abs(fb):             # b is the best estimate
-            a, b, c = b, c, b
-            fa, fb, fc = fb, fc, fb
-        tol = 0.5 * (_XTOL + _RTOL * abs(b))
-        half = 0.5 * (c - b)
-        if fb == 0.0 or abs(half) <= tol:
-            return b
-        if abs(last) >= tol and abs(fa) > abs(fb):
-            s = fb / fa
-            if a == c:                    # secant
-                p, q = 2.0 * half * s, 1.0 - s
-            else:                         # inverse quadratic interpolation
-                qa, r = fa / fc, fb / fc
-                p = s * (2.0 * half * qa * (qa - r) - (b - a) * (r - 1.0))
-                q = (qa - 1.0) * (r - 1.0) * (s - 1.0)
-            if p > 0:
-                q = -q
-            p = abs(p)
-            if 2.0 * p < min(3.0 * half * q - abs(tol * q), abs(last * q)):
-                last, step = step, p / q
-            else:
-                step = last = half
-        else:
-            step = last = half
-        a, fa = b, fb
-        b += step if abs(step) > tol else (tol if half > 0 else -tol)
-        fb = _phi(b, kind, a0, a1, v, log_w, w0, n, C, gamma)
-    return b
-
-
-@numba.njit(numba.float64(numba.int64, numba.float64, numba.float64, _F64, _F64, numba.float64,
-                          numba.int64, numba.float64, numba.float64), **_JIT)
-def line_min(kind, a0, a1, v, log_w, w0, n, C, gamma):
-    """The exact change of ``w_k`` (from ``w0``) that minimizes f along it.
-
-    From ``u0 = artanh(n w0)`` and ``p0 = phi(u0)`` the root lies between ``u0`` and
-    ``u1 = u0 - p0`` (``phi(u) - u`` is non-decreasing).  Past ``+-_U_SAT`` the weight is on its
-    bound in floats, so ``u1`` is clipped there; a same sign at ``u1`` then means the root is
-    beyond it (or, unclipped, within rounding of it), and ``u1`` is the answer.  Otherwise the
-    far end is halved toward ``u0`` while the root is in the near half, so that the bracket
-    handed to :func:`_brent` is at most twice the root's distance from ``u0`` (a steep ``phi``,
-    large C over small gamma, would otherwise leave it ~1e11 wide around a root ~1e-4 away).
-    """
-    u0 = math.atanh(min(max(n * w0, -_T_MAX), _T_MAX))
-    p0 = _phi(u0, kind, a0, a1, v, log_w, w0, n, C, gamma)
-    if p0 == 0.0:
-        return 0.0
-    u1 = min(max(u0 - p0, -_U_SAT), _U_SAT)
-    p1 = _phi(u1, kind, a0, a1, v, log_w, w0, n, C, gamma)
-    root, near, p = u1, u1, p1
-    if p1 != 0.0 and (p1 > 0) != (p0 > 0):
-        while abs(u1 - u0) > _XTOL + _RTOL * abs(u0):
-            near = u0 + 0.5 * (u1 - u0)
-            p = _phi(near, kind, a0, a1, v, log_w, w0, n, C, gamma)
-            if p == 0.0 or (p > 0) == (p0 > 0):   # a root at near, or in the far half
-                break
-            u1, p1 = near, p
-        if p == 0.0:
-            root = near
-        else:
-            root = _brent(kind, a0, a1, v, log_w, w0, n, C, gamma, u0, p0, u1, p1)
-    return math.tanh(root) / n - w0
-
+__all__ = ["BLOCK", "CHUNK", "stump_pass"]
 
 BLOCK = 8  # coordinates per sweep over the examples: their patterns fit one byte
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _patterns(codes, slot, rank, order, start, stop, pat):
     """``pat_i`` = bit ``b`` set where voter ``order[start + b]`` is +1 before its sign
     (``codes[slot] >= rank``), for the block ``order[start:stop]`` (at most 8 voters)."""
@@ -169,7 +55,7 @@ def _patterns(codes, slot, rank, order, start, stop, pat):
             pat[i] |= bit if row[i] >= rk else np.uint8(0)
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _quadratic_sweep(pat, table, r, nxt, hist):
     """``r_i += table[pat_i]`` (the last block's updates), then the next block's sums of
     ``r`` per pattern ``nxt_i`` (two interleaved copies: fewer store stalls)."""
@@ -189,7 +75,7 @@ def _quadratic_sweep(pat, table, r, nxt, hist):
         hist[0, nxt[i]] += a
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _exponential_sweep(pat, table, y, margin, nxt, ybit, gamma, e, top, total):
     """``M_i += y_i table[pat_i]``, then per bucket ``(y_i, nxt_i)`` the log-sum-exp of
     ``-M_i / gamma``: ``top`` (bucket maximum) and ``total`` (sum of ``exp(. - top)``)."""
@@ -213,7 +99,7 @@ _RESYNC = 32          # linear space: exp(-M / gamma) recomputed from M every th
 CHUNK = 64            # blocks whose patterns are made ahead of the sequential updates
 
 
-@numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
+@numba.njit(fastmath={"reassoc", "contract"}, **JIT)
 def _block_dots(signs, sums, width, nb, g0):
     """``g0[b] = sum_p h_b(p) sums[p]`` (``h_b . r`` at the block start), ``b < nb``."""
     for b in range(nb):
@@ -223,7 +109,7 @@ def _block_dots(signs, sums, width, nb, g0):
         g0[b] = s
 
 
-@numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
+@numba.njit(fastmath={"reassoc", "contract"}, **JIT)
 def _block_gram(signs, counts, width, nb, gram):
     """``gram[a, b] = sum_p h_a(p) h_b(p) counts[p]`` (``h_a . h_b``, exact integers)."""
     for b in range(nb):
@@ -234,7 +120,7 @@ def _block_gram(signs, counts, width, nb, gram):
             gram[a, b] = c
 
 
-@numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
+@numba.njit(fastmath={"reassoc", "contract"}, **JIT)
 def _block_table(signs, steps, width, nb, table):
     """``table[p] = sum_b steps[b] h_b(p)``: the block's change of ``r`` on pattern ``p``."""
     for p in range(width):
@@ -244,7 +130,7 @@ def _block_table(signs, steps, width, nb, table):
         table[p] = t
 
 
-@numba.njit(fastmath={"contract"}, **_JIT)
+@numba.njit(fastmath={"contract"}, **JIT)
 def _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, hist, gamma, ref,
                               fresh):
     """``M_i += y_i table[pat_i]`` and ``e_i = exp(-M_i / gamma - ref)``: multiplied by the
@@ -267,7 +153,7 @@ def _exponential_sweep_linear(pat, factor, table, y, ybit, margin, e, nxt, hist,
             hist[ybit[i] + nxt[i]] += ei
 
 
-@numba.njit(fastmath={"reassoc", "contract"}, **_JIT)
+@numba.njit(fastmath={"reassoc", "contract"}, **JIT)
 def _group_sums(cur, ind, b, width):
     """Sums of ``cur`` over the buckets ``(y, p)``: ``(y = +1, h_b = +1)``, ``(+1, -1)``,
     ``(-1, +1)``, ``(-1, -1)``."""
@@ -281,7 +167,7 @@ def _group_sums(cur, ind, b, width):
     return pp, pm, mp, mm
 
 
-@numba.njit(fastmath={"contract"}, **_JIT)
+@numba.njit(fastmath={"contract"}, **JIT)
 def _scale_buckets(cur, ind, b, width, up, down):
     """``cur`` times ``up`` on the buckets with ``y h_b(p) = +1``, ``down`` on the others."""
     for p in range(width):
@@ -290,7 +176,7 @@ def _scale_buckets(cur, ind, b, width, up, down):
         cur[p] *= down if hi else up
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _block_factors(ups, downs, width, nb, factor):
     """``factor[(y, p)] = prod_b (ups[b] if y h_b(p) = +1 else downs[b])``."""
     for p in range(width):
@@ -306,7 +192,7 @@ def _block_factors(ups, downs, width, nb, factor):
         factor[p] = minus
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _block_patterns(codes, slot, rank, order, start, stop, block, pats, gram, with_gram):
     """Patterns (:func:`_patterns`) of the blocks of ``block`` coordinates that cover
     ``order[start:stop]`` into ``pats[jb]``, and with ``with_gram`` their Gram entries
@@ -335,7 +221,7 @@ def _block_patterns(codes, slot, rank, order, start, stop, block, pats, gram, wi
             _block_gram(_SIGNS, counts, 1 << (b1 - b0), b1 - b0, gram[jb])
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _bucket_term(c, logs, table, sign_k, bit, width, gamma):
     """Bucket ``c`` = (y, pattern p) of the exponential loss's log-space sums for voter
     ``k`` (pattern bit ``bit``): ``(group, log term)``, group 1 where ``y sign_k h_k(p) = +1``
@@ -349,7 +235,7 @@ def _bucket_term(c, logs, table, sign_k, bit, width, gamma):
     return (1 if z > 0 else 0), logs[c] - yc * table[p] / gamma
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, w, kind, C,
                   gamma, z_sq, last, table, r, e, factor, cur, hist, top, total, logs):
     """The sequential part of a stump pass over ``order[start:stop]`` (blocks ``pats``,
@@ -448,7 +334,7 @@ def _stump_blocks(pats, gram, order, start, stop, block, block0, sign, y, ybit, 
     return largest
 
 
-@numba.njit(**_JIT)
+@numba.njit(**JIT)
 def _apply_last(last, table, y, r, quadratic):
     """The last block's changes: ``r += table[last]`` (quadratic), ``M += y table[last]``."""
     for i in range(r.size):

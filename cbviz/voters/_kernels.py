@@ -8,7 +8,7 @@ same voters as the raw values, ties included.  Bins are stored feature-major (on
 feature sit side by side in one flat table: feature slot ``a`` spans
 ``offsets[a] .. offsets[a + 1] - 1`` (K + 1 bins).  Every pass below is one read of the codes;
 the kernels keep no state between calls (operators are shared between threads) and release
-the GIL, and a pass is split over up to ``engine_threads()`` threads (:mod:`.threads`) by
+the GIL, and a pass is split over up to ``engine_threads()`` threads (:mod:`._threads`) by
 feature or by example.  They are compiled when this module is imported (loaded from numba's
 disk cache after the first time), so no call pays a compilation; they call no BLAS.
 """
@@ -17,22 +17,22 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-_CODE_TYPES = (np.uint8, np.uint16, np.uint32)
+CODE_TYPES = (np.uint8, np.uint16, np.uint32)
 _SPLIT_BINS = 256       # features with at most this many bins get two half-histograms in L1
 
 
-def _ro(dtype, ndim=1):
+def readonly(dtype, ndim=1):
     """Numba type of a C-contiguous input array (writable arrays convert to it)."""
     return numba.types.Array(numba.from_dtype(np.dtype(dtype)), ndim, "C", readonly=True)
 
 
-_F64, _I64, _OUT = _ro(np.float64), _ro(np.int64), numba.float64[::1]
+F64, I64, _OUT = readonly(np.float64), readonly(np.int64), numba.float64[::1]
 
 
 def _kernel(*arg_types):
     """A GIL-free kernel compiled at import for every code dtype (its first argument), cached
     on disk so that later imports only load it."""
-    sigs = [numba.void(_ro(t, 2), *arg_types) for t in _CODE_TYPES]
+    sigs = [numba.void(readonly(t, 2), *arg_types) for t in CODE_TYPES]
     return numba.njit(sigs, nogil=True, cache=True)
 
 
@@ -75,8 +75,8 @@ def _four_histograms(codes, offsets, v, out, a, h, base):
 
 
 @numba.njit(nogil=True, cache=True)
-def _cumsum_buffers(offsets, lo, hi):
-    """Scratch of :func:`_cumsums_group` for slots lo..hi-1: four features' half-histograms,
+def cumsum_buffers(offsets, lo, hi):
+    """Scratch of :func:`cumsums_group` for slots lo..hi-1: four features' half-histograms,
     and the two halves of the widest feature's."""
     widest = 0
     for a in range(lo, hi):
@@ -85,11 +85,11 @@ def _cumsum_buffers(offsets, lo, hi):
 
 
 @numba.njit(nogil=True, cache=True)
-def _cumsums_group(codes, offsets, v, out, a, hi, h, one, base):
+def cumsums_group(codes, offsets, v, out, a, hi, h, one, base):
     """Running sums of ``v`` over the bins of slot ``a``, or of slots ``a .. a+3`` when they
     are all below ``hi`` and narrow (one read of ``v`` for the four), into
     ``out[offsets[s] - base + c]``; returns the next slot.  ``h``, ``one``:
-    :func:`_cumsum_buffers`.  Every feature's sums come out the same whatever the grouping."""
+    :func:`cumsum_buffers`.  Every feature's sums come out the same whatever the grouping."""
     small = a + 4 <= hi
     for f in range(a, min(a + 4, hi)):
         small = small and offsets[f + 1] - offsets[f] <= _SPLIT_BINS
@@ -113,18 +113,18 @@ def _cumsums_group(codes, offsets, v, out, a, hi, h, one, base):
     return a + 1
 
 
-@_kernel(_I64, _F64, _OUT, numba.int64, numba.int64)
-def _bin_cumsums(codes, offsets, v, out, lo, hi):
+@_kernel(I64, F64, _OUT, numba.int64, numba.int64)
+def histogram_cumsums(codes, offsets, v, out, lo, hi):
     """``out[offsets[a] + c] = sum of v_i over the examples with codes[a, i] <= c`` for the
     feature slots ``lo .. hi-1``: one weighted histogram per feature, then its running sum."""
-    h, one = _cumsum_buffers(offsets, lo, hi)
+    h, one = cumsum_buffers(offsets, lo, hi)
     a = lo
     while a < hi:
-        a = _cumsums_group(codes, offsets, v, out, a, hi, h, one, 0)
+        a = cumsums_group(codes, offsets, v, out, a, hi, h, one, 0)
 
 
-@_kernel(_I64, _I64, _F64, _OUT, numba.int64, numba.int64)
-def _gather_add(codes, slots, table_offsets, table, out, lo, hi):
+@_kernel(I64, I64, F64, _OUT, numba.int64, numba.int64)
+def gather_add(codes, slots, table_offsets, table, out, lo, hi):
     """``out[i] += sum_s table[table_offsets[s] + codes[slots[s], i]]`` for examples lo..hi-1."""
     part = out[lo:hi]
     for s in range(slots.size):
@@ -133,17 +133,17 @@ def _gather_add(codes, slots, table_offsets, table, out, lo, hi):
             part[i] += tab[row[i]]
 
 
-@numba.njit(numba.void(_F64, _I64, _I64, _F64, numba.float64, _OUT, numba.int64, numba.int64),
+@numba.njit(numba.void(F64, I64, I64, F64, numba.float64, _OUT, numba.int64, numba.int64),
             nogil=True, cache=True)
-def _expand(cum, bpos, base, sign, total, out, lo, hi):
+def expand_cumsums(cum, bpos, base, sign, total, out, lo, hi):
     """``out[k] = sign[k] * (total - 2 cum[bpos[base[k]]])`` for columns lo..hi-1: ``H^T v``
     from the cumulative histograms of ``v`` (``total = sum(v)``)."""
     for k in range(lo, hi):
         out[k] = sign[k] * (total - 2.0 * cum[bpos[base[k]]])
 
 
-@numba.njit(numba.void(_OUT, _I64), nogil=True, cache=True)
-def _segment_cumsums(table, offsets):
+@numba.njit(numba.void(_OUT, I64), nogil=True, cache=True)
+def segment_cumsums(table, offsets):
     """Running sums of ``table`` within each segment ``offsets[s] .. offsets[s+1]-1``."""
     for s in range(offsets.size - 1):
         total = 0.0
@@ -152,7 +152,7 @@ def _segment_cumsums(table, offsets):
             table[b] = total
 
 
-def _bins(X, base_feat, base_thr):
+def stump_bins(X, base_feat, base_thr):
     """Bins of the distinct thresholds of every split feature (see the section comment).
 
     Returns ``(codes, offsets, slot_feature, bpos, sorted_unique)``: ``slot_feature[a]`` is
@@ -177,7 +177,7 @@ def _bins(X, base_feat, base_thr):
     np.cumsum(counts + 1, out=offsets[1:])
     slot_of_boundary = np.repeat(np.arange(slot_feature.size), counts)
     bpos = (boundary + slot_of_boundary[boundary]).astype(np.int64)  # = offsets[slot] + rank
-    dtype = next(t for t in _CODE_TYPES if counts.max(initial=0) <= np.iinfo(t).max)
+    dtype = next(t for t in CODE_TYPES if counts.max(initial=0) <= np.iinfo(t).max)
     codes = np.empty((slot_feature.size, X.shape[0]), dtype=dtype)
     for a, (j, s, c) in enumerate(zip(slot_feature, starts, counts)):
         codes[a] = np.searchsorted(thr[s:s + c], X[:, j], side="left")

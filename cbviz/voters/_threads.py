@@ -62,7 +62,12 @@ def use_engine_threads(n):
         _LOCAL.threads = before
 
 
-def _split(kernel, n_items, work, *args):
+def helper_pool():
+    """The engine's helper threads, or None when passes in the calling thread use one thread."""
+    return _POOL if engine_threads() > 1 else None
+
+
+def split_work(kernel, n_items, work, *args):
     """``kernel(*args, lo, hi)`` over contiguous ranges of ``range(n_items)`` that cover it,
     one per thread (the calling thread takes the first); ``work`` codes in all."""
     t = int(max(1, min(engine_threads(), n_items, work // _MIN_SPLIT_WORK)))

@@ -2,13 +2,13 @@
 
 ``{x : lo <= x_i <= hi,  a^T x = c}``: Program 1 of Germain et al. (JMLR 2015) in the signed
 weights ``w = 2Q - 1/n'`` (``lo = -1/n'``, ``hi = 1/n'``, ``a = g``, ``c = mu``), with what the
-Gram-free solver needs from it (:mod:`cbviz.algorithms.mincq_sets`).
+Gram-free solver needs from it (:mod:`cbviz.algorithms.mincq._sets`).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .mincq_roots import _EPS, _box_ray, _dot, _monotone_root, _onto_rows
+from ._roots import EPS, box_ray, dot, monotone_root, onto_rows
 
 __all__ = ["BoxHyperplane"]
 
@@ -41,24 +41,24 @@ class BoxHyperplane:
         """Euclidean projection: ``clip(z + lam a, lo, hi)`` with ``lam`` such that
         ``a^T x = c`` (KKT of ``min |x - z|^2 / 2``; ``a^T x`` is non-decreasing in ``lam``),
         the row then restored at ``x``'s scale on the coordinates inside the box
-        (:func:`._onto_rows`)."""
+        (``_roots.onto_rows``)."""
         z = np.asarray(z, dtype=float)
         a, lo, hi = self.a, self.lo, self.hi
-        tol = 8 * _EPS * (abs(self.c) + float(np.abs(a).sum()) * max(abs(lo), abs(hi)))
+        tol = 8 * EPS * (abs(self.c) + float(np.abs(a).sum()) * max(abs(lo), abs(hi)))
 
         def step(lam):
             t = z + lam * a
             x = np.clip(t, lo, hi)
-            r = _dot(a, x) - self.c
+            r = dot(a, x) - self.c
             free = (t > lo) & (t < hi)
-            slope = _dot(a[free], a[free])
+            slope = dot(a[free], a[free])
             return r, (lam - r / slope) if slope > 0 else np.nan
 
         reach = (self._span + float(np.max(np.abs(z), initial=0.0))) / self._a_min
-        self._lam = _monotone_root(step, -reach, reach, self._lam, tol)
+        self._lam = monotone_root(step, -reach, reach, self._lam, tol)
         # a^T x = c at x's own scale, on the coordinates inside the box (with |z| far above
-        # the box, round-off leaves it ~eps |z| |a|_1 off whatever lam: _onto_rows)
-        return _onto_rows(np.clip(z + self._lam * a, lo, hi), a, self.c, lo, hi)
+        # the box, round-off leaves it ~eps |z| |a|_1 off whatever lam: onto_rows)
+        return onto_rows(np.clip(z + self._lam * a, lo, hi), a, self.c, lo, hi)
 
     def prox(self, z, e, target, half_L):
         """Projection in the metric ``L I + 2 e e^T``: ``x = clip(z + kappa e + lam a)``
@@ -75,8 +75,8 @@ class BoxHyperplane:
         z = np.asarray(z, dtype=float)
         a, lo, hi = self.a, self.lo, self.hi
         scale = abs(self.c) + float(np.abs(a).sum()) * max(abs(lo), abs(hi))
-        tol_a = 8 * _EPS * scale
-        tol_e = 8 * _EPS * (abs(target) + float(np.abs(e).sum()) * max(abs(lo), abs(hi)))
+        tol_a = 8 * EPS * scale
+        tol_e = 8 * EPS * (abs(target) + float(np.abs(e).sum()) * max(abs(lo), abs(hi)))
         state = {"kappa": getattr(self, "_kappa", 0.0)}
 
         def inner(lam):
@@ -85,10 +85,10 @@ class BoxHyperplane:
             def step(kappa):
                 t = base + kappa * e
                 x = np.clip(t, lo, hi)
-                r = half_L * kappa + _dot(e, x) - target
+                r = half_L * kappa + dot(e, x) - target
                 free = (t > lo) & (t < hi)
-                return r, kappa - r / (half_L + _dot(e[free], e[free]))
-            k = _monotone_root(step, -np.inf, np.inf, state["kappa"], tol_e)
+                return r, kappa - r / (half_L + dot(e[free], e[free]))
+            k = monotone_root(step, -np.inf, np.inf, state["kappa"], tol_e)
             state["kappa"] = k
             return k
 
@@ -96,20 +96,20 @@ class BoxHyperplane:
             kappa = inner(lam)
             t = z + lam * a + kappa * e
             x = np.clip(t, lo, hi)
-            r = _dot(a, x) - self.c
+            r = dot(a, x) - self.c
             free = (t > lo) & (t < hi)
             ef, af = e[free], a[free]
-            ee, ea, aa = half_L + _dot(ef, ef), _dot(ef, af), _dot(af, af)
+            ee, ea, aa = half_L + dot(ef, ef), dot(ef, af), dot(af, af)
             det = ee * aa - ea * ea
             # d(a^T x)/d lam along kappa(lam): aa - ea^2 / ee
             slope = det / ee
             return r, (lam - r / slope) if slope > 0 else np.nan
 
-        lam = _monotone_root(outer, -np.inf, np.inf, self._lam, tol_a)
+        lam = monotone_root(outer, -np.inf, np.inf, self._lam, tol_a)
         self._lam = lam
         kappa = inner(lam)
         self._kappa = kappa
-        return _onto_rows(np.clip(z + lam * a + kappa * e, lo, hi), a, self.c, lo, hi)
+        return onto_rows(np.clip(z + lam * a + kappa * e, lo, hi), a, self.c, lo, hi)
 
     def lmo_value(self, G):
         """``min G^T s`` over the set, exactly (Lagrangian dual in the multiplier of the
@@ -155,19 +155,19 @@ class BoxHyperplane:
         at_lo, at_hi = x <= self.lo + edge, x >= self.hi - edge
         free = ~(at_lo | at_hi)
         fit = free if free.any() else np.ones_like(free)
-        den = _dot(self.a[fit], self.a[fit])
-        lam = _dot(self.a[fit], G[fit]) / den if den > 0 else 0.0
+        den = dot(self.a[fit], self.a[fit])
+        lam = dot(self.a[fit], G[fit]) / den if den > 0 else 0.0
         return G - lam * self.a, at_lo, at_hi
 
     def ray(self, x, p, free):
         """Largest ``t >= 0`` keeping ``x + t p`` in the set, for ``p`` zero off ``free``
         and on the hyperplane (``a^T p = 0``)."""
-        return _box_ray(x, p, free, self.lo, self.hi)
+        return box_ray(x, p, free, self.lo, self.hi)
 
     def restrict(self, free, x):
         """The set of the coordinates ``free`` with the others fixed at their values in
         ``x``: the closure of ``x``'s face when ``free`` is it."""
-        return BoxHyperplane(self.a[free], self.c - _dot(self.a[~free], x[~free]), self.lo,
+        return BoxHyperplane(self.a[free], self.c - dot(self.a[~free], x[~free]), self.lo,
                              self.hi)
 
     def kkt(self, x, G):

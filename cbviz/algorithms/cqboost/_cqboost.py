@@ -3,7 +3,7 @@ the C-bound program.
 
 The master problem is the CqBoost paper's program (3) over the columns S chosen so far,
 with the first-moment constraint as ``>=`` (the paper prints ``<=``, a typo: see
-:mod:`cbviz.algorithms.mincq`):
+:mod:`cbviz.algorithms.mincq._mincq`):
 
     minimize (1/m) gamma^T gamma   s.t.  gamma = diag(y) H_S w   (multipliers alpha)
                                          1^T w = 1               (nu)
@@ -31,16 +31,16 @@ The restricted program is solved with ``gamma`` eliminated, ``minimize w^T K w``
 coincide), and ``alpha`` follows from ``gamma = diag(y) H_S w``.  ``K`` grows by one row and
 column per step (one product of the new column with the chosen ones, ``O(m |S|)``), and the
 program is re-solved from the previous optimum and its active set
-(:func:`~cbviz.algorithms.cq_master.solve_master`), with cvxopt as the fallback should the
+(:func:`~cbviz.algorithms.cqboost._master.solve_master`), with cvxopt as the fallback should the
 active-set method cycle; so a step's cost stays nearly flat in the number of columns.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .base import Run, _first_argmax, check_delta, check_int, check_real
-from .cq_master import MasterSolution, column_products, solve_master
-from .qp import _ZERO, check_mu, drop_tiny, solve_qp, unreachable_mu
+from ..base import Run, first_argmax, check_delta, check_int, check_real
+from ._master import MasterSolution, column_products, solve_master
+from .._qp import ZERO, check_mu, drop_tiny, solve_qp, unreachable_mu
 
 __all__ = ["CqBoost", "CqBoostRun", "example_weight_shares"]
 
@@ -52,14 +52,14 @@ def example_weight_shares(alpha, size):
 
     ``alpha_i = (beta - 2 gamma_i) / m`` is a difference of terms the solver knows to its
     relative accuracy; ``size`` holds their magnitudes ``(|beta| + 2 |gamma_i|) / m``, and an
-    ``alpha_i`` within ``qp._ZERO`` (1e-9) of it counts as 0 (a margin at ``beta / 2``), as
+    ``alpha_i`` within ``_qp.ZERO`` (1e-9) of it counts as 0 (a margin at ``beta / 2``), as
     ``drop_tiny`` does for the voters' weights.  When every ``alpha_i`` vanishes (every
     margin equals ``beta / 2``, e.g. a perfect voter and its complement) the dual treats the
     examples alike and the shares are uniform, ``1/m``: Algorithm 1's initialization, where
     no example is preferred (CqBoost paper, Sect. 4), and the shares of ``alpha = c 1`` for
     every ``c != 0``.  Returns ``(shares, alpha with the vanishing ones set to 0)``.
     """
-    alpha = np.where(np.abs(alpha) > _ZERO * np.asarray(size, dtype=float), alpha, 0.0)
+    alpha = np.where(np.abs(alpha) > ZERO * np.asarray(size, dtype=float), alpha, 0.0)
     total = np.abs(alpha).sum()
     if total == 0.0:
         return np.full(alpha.size, 1.0 / alpha.size), alpha
@@ -96,7 +96,7 @@ class CqBoostRun(Run):
     def _advance(self):
         edges = self.H.rmatvec(self.y * self.alpha)
         edges[self.chosen] = -np.inf
-        k = _first_argmax(edges)
+        k = first_argmax(edges)
         if k < 0:
             self.stop_reason = ("every voter of the pool is in the restricted program "
                                 "(it is the full program)")
@@ -170,7 +170,7 @@ class CqBoostRun(Run):
                        hint="try a smaller mu or a larger epsilon")
         w = drop_tiny(sol.x)
         beta = float(sol.z[-1])
-        return MasterSolution(w, float(sol.y[0]), beta, w > 0, beta > _ZERO * abs(sol.y[0]),
+        return MasterSolution(w, float(sol.y[0]), beta, w > 0, beta > ZERO * abs(sol.y[0]),
                               sol.iterations)
 
 
@@ -182,7 +182,7 @@ class CqBoost:
     mu : float in (0, 1]
         Lower bound on the first moment of the margin.  Above the largest reachable one
         (``max_k gamma(h_k)``, ``run.largest_mu``) ``start`` raises
-        :class:`~cbviz.algorithms.qp.QPError` with that value in its hint.
+        :class:`~cbviz.algorithms._qp.QPError` with that value in its hint.
     epsilon : float >= 0
         Stop when the best column's edge is at most ``nu + epsilon`` (the paper uses 1e-6).
     max_iter : int >= 1

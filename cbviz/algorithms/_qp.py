@@ -19,7 +19,7 @@ __all__ = ["QPError", "QPSolution", "check_mu", "drop_tiny", "solve_qp", "unreac
 
 # interior-point solutions put ~1e-12 rather than 0 on inactive variables; weights below this
 # fraction of the largest one count as zero (so a record's support is the real one)
-_ZERO = 1e-9
+ZERO = 1e-9
 # Much tighter than cvxopt's defaults (abstol 1e-7, reltol 1e-6, feastol 1e-7): the
 # objectives are second moments of margins, often ~1e-3, and at the default gap the weights
 # of voters near a bound are off by ~1e-5.  The LDL factorization of the full KKT system
@@ -106,4 +106,4 @@ def drop_tiny(x):
     """Non-negative weights from a solver's ``x``: round-off negatives and weights below
     ``1e-9`` of the largest (interior-point values of inactive variables) set to 0."""
     x = np.maximum(np.asarray(x, dtype=float), 0.0)
-    return np.where(x > _ZERO * x.max(), x, 0.0)
+    return np.where(x > ZERO * x.max(), x, 0.0)

@@ -2,21 +2,21 @@
 
 ``{x >= 0,  1^T x = 1,  a^T x >= c}``: program (2) of the CqBoost paper (Roy et al. 2016) with
 ``mu1 >= mu`` (``a = g``, ``c = mu``), with what the Gram-free solver needs from it
-(:mod:`cbviz.algorithms.mincq_sets`).  :func:`_simplex_nu` (Michelot's threshold) also
-projects onto the l1 ball of :mod:`cbviz.algorithms.mincq_l1`.
+(:mod:`cbviz.algorithms.mincq._sets`).  :func:`simplex_nu` (Michelot's threshold) also
+projects onto the l1 ball of :mod:`cbviz.algorithms.mincq._l1`.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .mincq_roots import _EPS, _box_ray, _dot, _dual_maximum, _monotone_root, _onto_rows
+from ._roots import EPS, box_ray, dot, dual_maximum, monotone_root, onto_rows
 
 __all__ = ["SimplexHalfspace"]
 
-_NEAR = 1e-6           # a half-space this close (relative) to active is near its kink
+NEAR = 1e-6           # a half-space this close (relative) to active is near its kink
 
 
-def _simplex_nu(y):
+def simplex_nu(y):
     """``nu`` with ``sum max(y - nu, 0) = 1``: Newton from the left on the convex
     decreasing piecewise-linear sum (Michelot's iteration), exact after finitely many steps
     (on ``y - max(y)``: with ``|y|`` above ``2^53`` the first ``nu``, ``max(y) - 1``, would
@@ -53,45 +53,45 @@ class SimplexHalfspace:
 
     def _at_beta(self, z, beta):
         y = z + beta * self.a
-        return np.maximum(y - _simplex_nu(y), 0.0)
+        return np.maximum(y - simplex_nu(y), 0.0)
 
     def project(self, z):
         """Euclidean projection ``x = max(z + beta a - nu, 0)``: ``beta = 0`` when the
         simplex projection already has ``a^T x >= c``; else ``beta > 0`` solves
         ``a^T x(beta) = c`` (non-decreasing in ``beta``) with ``nu(beta)`` making
         ``1^T x = 1``.  The active rows are then restored on ``x``'s support at ``x``'s scale
-        (:func:`._onto_rows`): the point returned is feasible to rounding at ``|x|``, not
+        (``_roots.onto_rows``): the point returned is feasible to rounding at ``|x|``, not
         ``|z|``."""
         z = np.asarray(z, dtype=float)
         a, c = self.a, self.c
-        tol = 8 * _EPS * (abs(c) + float(np.abs(a).max()))
+        tol = 8 * EPS * (abs(c) + float(np.abs(a).max()))
         x = self._at_beta(z, 0.0)
-        if _dot(a, x) >= c - tol:
-            x = _onto_rows(x, 1.0, 1.0)               # 1^T x = 1 at x's scale (see below)
-            if _dot(a, x) >= c - tol:
+        if dot(a, x) >= c - tol:
+            x = onto_rows(x, 1.0, 1.0)               # 1^T x = 1 at x's scale (see below)
+            if dot(a, x) >= c - tol:
                 return x
         if c >= float(a.max()) - tol:                 # only the face where a is largest
             x = np.zeros_like(z)
             zt = z[self._top]
-            x[self._top] = np.maximum(zt - _simplex_nu(zt), 0.0)
-            return _onto_rows(x, 1.0, 1.0)
+            x[self._top] = np.maximum(zt - simplex_nu(zt), 0.0)
+            return onto_rows(x, 1.0, 1.0)
 
         def step(beta):
             x = self._at_beta(z, beta)
-            r = _dot(a, x) - c
+            r = dot(a, x) - c
             s = x > 0
-            k, sa, saa = int(s.sum()), float(a[s].sum()), _dot(a[s], a[s])
-            sz, saz = float(z[s].sum()), _dot(a[s], z[s])
+            k, sa, saa = int(s.sum()), float(a[s].sum()), dot(a[s], a[s])
+            sz, saz = float(z[s].sum()), dot(a[s], z[s])
             # on the support S: k nu - sa beta = sz - 1 and sa nu - saa beta = saz - c
             det = sa * sa - k * saa
             if not abs(det) > 1e-12 * k * saa:   # a flat piece (equal a_i on the support)
                 return r, np.nan
             return r, (k * (saz - c) - sa * (sz - 1.0)) / det
 
-        self._beta = _monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
+        self._beta = monotone_root(step, 0.0, np.inf, max(self._beta, 0.0), tol)
         # 1^T x = 1 and a^T x = c at x's own scale (with |z| far above 1, round-off leaves
-        # them ~eps |z| |a|_1 off whatever beta: _onto_rows)
-        return _onto_rows(self._at_beta(z, self._beta), self._rows, [1.0, c])
+        # them ~eps |z| |a|_1 off whatever beta: onto_rows)
+        return onto_rows(self._at_beta(z, self._beta), self._rows, [1.0, c])
 
     def prox(self, z, e, target, half_L):
         """Projection in the metric ``L I + 2 e e^T`` (see :meth:`.BoxHyperplane.prox`):
@@ -105,31 +105,31 @@ class SimplexHalfspace:
         """
         z = np.asarray(z, dtype=float)
         a, c = self.a, self.c
-        tol_a = 8 * _EPS * (abs(c) + float(np.abs(a).max()))
-        tol_e = 8 * _EPS * (abs(target) + float(np.abs(e).max()))
+        tol_a = 8 * EPS * (abs(c) + float(np.abs(a).max()))
+        tol_e = 8 * EPS * (abs(target) + float(np.abs(e).max()))
         state = {"kappa": getattr(self, "_kappa", 0.0)}
 
         def x_at(kappa, beta):
             y = z + kappa * e + beta * a
-            return np.maximum(y - _simplex_nu(y), 0.0)
+            return np.maximum(y - simplex_nu(y), 0.0)
 
         def centered(u, v, s):
             us, vs = u[s], v[s]
-            return _dot(us, vs) - float(us.sum()) * float(vs.sum()) / int(s.sum())
+            return dot(us, vs) - float(us.sum()) * float(vs.sum()) / int(s.sum())
 
         def inner(beta):
             def step(kappa):
                 x = x_at(kappa, beta)
-                r = half_L * kappa + _dot(e, x) - target
+                r = half_L * kappa + dot(e, x) - target
                 return r, kappa - r / (half_L + centered(e, e, x > 0))
-            k = _monotone_root(step, -np.inf, np.inf, state["kappa"], tol_e)
+            k = monotone_root(step, -np.inf, np.inf, state["kappa"], tol_e)
             state["kappa"] = k
             return k
 
         def outer(beta):
             kappa = inner(beta)
             x = x_at(kappa, beta)
-            r = _dot(a, x) - c
+            r = dot(a, x) - c
             s = x > 0
             ee, ea, aa = half_L + centered(e, e, s), centered(e, a, s), centered(a, a, s)
             slope = (ee * aa - ea * ea) / ee
@@ -137,14 +137,14 @@ class SimplexHalfspace:
 
         beta = 0.0
         if outer(0.0)[0] < -tol_a:
-            beta = _monotone_root(outer, 0.0, np.inf, max(self._beta, 0.0), tol_a)
+            beta = monotone_root(outer, 0.0, np.inf, max(self._beta, 0.0), tol_a)
         self._beta = beta
         kappa = inner(beta)
         self._kappa = kappa
         x = x_at(kappa, beta)
         if beta > 0:                   # the rows at x's own scale, as in project
-            return _onto_rows(x, self._rows, [1.0, c])
-        return _onto_rows(x, 1.0, 1.0)
+            return onto_rows(x, self._rows, [1.0, c])
+        return onto_rows(x, 1.0, 1.0)
 
     def lmo_value(self, G):
         """A lower bound on ``min G^T s`` over the set, equal to it up to rounding: the
@@ -159,11 +159,11 @@ class SimplexHalfspace:
             i = int(np.argmin(r))
             return beta * c + float(r[i]), c - float(a[i])
 
-        return _dual_maximum(value, (float(G.max() - G.min()) + 1.0) / max(float(a.max() - a.min()), 1e-300))
+        return dual_maximum(value, (float(G.max() - G.min()) + 1.0) / max(float(a.max() - a.min()), 1e-300))
 
     def active(self, x, slack=0.0):
         """True when ``a^T x = c`` holds to rounding, or within ``slack`` (relative)."""
-        return _dot(self.a, x) <= self.c + (8 * _EPS + slack) * (abs(self.c)
+        return dot(self.a, x) <= self.c + (8 * EPS + slack) * (abs(self.c)
                                                                   + float(np.abs(self.a).max()))
 
     @property
@@ -183,10 +183,10 @@ class SimplexHalfspace:
     def ray(self, x, p, free):
         """Largest ``t >= 0`` keeping ``x + t p`` in the set, for ``p`` zero off ``free``
         with ``1^T p = 0``: the non-negativity of the free coordinates and the half-space."""
-        t = _box_ray(x, p, free, 0.0, np.inf)
-        ap = _dot(self.a, p)
+        t = box_ray(x, p, free, 0.0, np.inf)
+        ap = dot(self.a, p)
         if ap < 0:
-            t = min(t, max(_dot(self.a, x) - self.c, 0.0) / -ap)
+            t = min(t, max(dot(self.a, x) - self.c, 0.0) / -ap)
         return t
 
     def restrict(self, free, x):
@@ -232,6 +232,6 @@ class SimplexHalfspace:
         with_row = (free, np.vstack([ones, self.a[free]]))
         if self.active(x):
             return [with_row]
-        if not self.active(x, slack=_NEAR):
+        if not self.active(x, slack=NEAR):
             return [(free, ones)]
         return [with_row, (free, ones)]

@@ -2,7 +2,7 @@
 
 CqBoost (Roy, Marchand and Laviolette, AISTATS 2016, Algorithm 1) re-solves, after adding each
 column, its program (3) over the columns S chosen so far.  With ``gamma = diag(y) H_S w``
-eliminated (:mod:`cbviz.algorithms.cqboost`) it is a program in ``|S|`` variables:
+eliminated (:mod:`cbviz.algorithms.cqboost._cqboost`) it is a program in ``|S|`` variables:
 
     minimize w^T K w   s.t.   1^T w = 1  (nu),   g^T w >= mu  (beta >= 0),   w >= 0  (xi >= 0),
 

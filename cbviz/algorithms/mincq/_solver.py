@@ -1,9 +1,9 @@
 """MinCq's program without a Gram matrix: accelerated gradient, conjugate gradients on faces,
 proximal Newton in the image.
 
-Both forms of MinCq's program (:mod:`cbviz.algorithms.mincq`) minimize the second moment of
+Both forms of MinCq's program (:mod:`cbviz.algorithms.mincq._mincq`) minimize the second moment of
 the vote's margin, ``f(x) = |H x|^2 / m`` (``H`` the voter matrix, ``m`` examples), over a
-polytope (:mod:`cbviz.algorithms.mincq_sets`).  Its gradient ``2 H^T (H x) / m`` is one
+polytope (:mod:`cbviz.algorithms.mincq._sets`).  Its gradient ``2 H^T (H x) / m`` is one
 ``H x`` and one ``H^T v`` on the voter operator (DESIGN.md, formula sheet): no ``n x n``
 Gram matrix is ever formed, and the memory is a few vectors of length ``n`` and ``m``.
 
@@ -15,12 +15,12 @@ The method (:func:`minimize_second_moment`):
    ``L / 2`` is ~400 times smaller there (13.1), and the polytope's projection in that metric
    is exact (two or three nested 1-D roots on Lagrange multipliers, ``fset.prox``);
 2. once the face (the coordinates strictly inside their bounds) has not changed for a few
-   iterations, a block active-set polish (:mod:`cbviz.algorithms.mincq_polish`):
+   iterations, a block active-set polish (:mod:`cbviz.algorithms.mincq._polish`):
    preconditioned conjugate gradients on the face, then on the next face (fewer coordinates
    when the solution left the box, more when bound coordinates' multipliers have the wrong
    sign);
 3. with few examples, proximal point steps solved by semismooth Newton in the
-   ``m``-dimensional image (:mod:`cbviz.algorithms.mincq_newton`): from the start when the
+   ``m``-dimensional image (:mod:`cbviz.algorithms.mincq._newton`): from the start when the
    program has more variables than examples and ``m <= 600`` (the Hessian has rank at most
    ``m``, the faces above have more free coordinates than that, their systems are singular
    and the polish does not settle: measured 20,000 products and a relative gap of 5e-3 on
@@ -40,10 +40,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import progress
-from .mincq_newton import NEWTON_MAX_EXAMPLES, proximal_newton, use_newton
-from .mincq_polish import polish
-from .mincq_roots import _EPS, _dot
+from ... import progress
+from ._newton import NEWTON_MAX_EXAMPLES, proximal_newton, use_newton
+from ._polish import polish
+from ._roots import EPS, dot
 
 __all__ = ["GramFreeResult", "lipschitz", "minimize_second_moment"]
 
@@ -60,7 +60,7 @@ class GramFreeResult:
     Newton steps, ``products`` operator products (``H x`` or ``H^T v``), ``status`` "optimal"
     (``gap <= rtol f``), "stalled (round-off)" (accelerated gradient: ``f`` unchanged to
     64 ulps over three gap checks; Newton: no progress in the gap, see
-    :mod:`~cbviz.algorithms.mincq_newton`: the gap left is what round-off lets one certify) or
+    :mod:`~cbviz.algorithms.mincq._newton`: the gap left is what round-off lets one certify) or
     "max products"; ``phases`` the products by phase: "setup" (``H^T 1`` and the power
     iteration), "fista" (accelerated gradient), "check" (duality gaps), "polish" (conjugate
     gradients on faces and their steps), "newton" (proximal Newton's steps) and "final" (the
@@ -106,7 +106,7 @@ class _Moment:
         progress estimate and, with ``trace``, in the convergence log."""
         self.phase = "check"
         G = self.gradient(F)
-        gap = _dot(G, x) - fset.lmo_value(G)
+        gap = dot(G, x) - fset.lmo_value(G)
         self._checked(gap, f)
         if trace is not None:
             trace.append(dict(products=self.products, iterations=iterations, f=f, gap=gap,
@@ -132,7 +132,7 @@ class _Moment:
         return 2.0 * self.op.rmatvec(F) / self.m
 
     def value(self, F):
-        return _dot(F, F) / self.m
+        return dot(F, F) / self.m
 
 
 def lipschitz(op, m, e, iterations=20, seed=0):
@@ -142,10 +142,10 @@ def lipschitz(op, m, e, iterations=20, seed=0):
     v = np.random.default_rng(seed).standard_normal(op.shape[1])
     lam = 0.0
     for _ in range(iterations):
-        v /= np.sqrt(_dot(v, v))
+        v /= np.sqrt(dot(v, v))
         F = op.matvec(v)
         w = 2.0 * op.rmatvec(F - F.mean()) / m
-        lam, v = _dot(v, w), w
+        lam, v = dot(v, w), w
     return 1.1 * max(lam, 1e-12)
 
 
@@ -159,10 +159,10 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     ``2 H^T H / m`` is ``2 e e^T`` plus the centered part, whose largest eigenvalue ``L / 2``
     is hundreds of times smaller on stump pools, and :meth:`fset.prox` projects exactly in that
     metric.  When the face stops changing (``stable`` iterations), preconditioned conjugate
-    gradients on the face (:mod:`cbviz.algorithms.mincq_precond`) polish the point.  Each
+    gradients on the face (:mod:`cbviz.algorithms.mincq._precond`) polish the point.  Each
     FISTA iteration costs one ``H x`` and one ``H^T v`` (the extrapolated point's image is a
     combination of the last two).  With few examples, proximal point steps solved by Newton
-    in the image (:func:`~cbviz.algorithms.mincq_newton.proximal_newton`, module docstring
+    in the image (:func:`~cbviz.algorithms.mincq._newton.proximal_newton`, module docstring
     step 3).
 
     Parameters
@@ -172,7 +172,7 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     m : int
         Number of examples (rows of ``H``).
     fset : BoxHyperplane or SimplexHalfspace
-        The feasible polytope (:mod:`cbviz.algorithms.mincq_sets`).
+        The feasible polytope (:mod:`cbviz.algorithms.mincq._sets`).
     x0 : ndarray
         Starting point (projected first).
     rtol : float
@@ -186,7 +186,7 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
         FISTA iterations between duality-gap checks (each costs one ``H^T v``).
     stable : int
         FISTA iterations with an unchanged face before the first polish (block active set on
-        faces, :func:`~cbviz.algorithms.mincq_polish.polish`).
+        faces, :func:`~cbviz.algorithms.mincq._polish.polish`).
     again : int
         FISTA iterations with an unchanged face before each later polish.
     trace : list, optional
@@ -195,7 +195,7 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
     method : {"auto", "newton", "fista"}
         "fista": accelerated gradient and face polish only (``precond`` for its polish);
         "newton": proximal Newton from the start (its sets need ``jacobians``); "auto": Newton
-        from the start when :func:`~cbviz.algorithms.mincq_newton.use_newton` (more variables
+        from the start when :func:`~cbviz.algorithms.mincq._newton.use_newton` (more variables
         than examples, ``m <= 600``), else accelerated gradient, which Newton takes over after
         2,500 products without the certificate when ``m <= 2,000``.
 
@@ -223,7 +223,7 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
         method = "newton" if use_newton(m, x.size) else "fista"
     # the first proximal step about as long as a gradient step: 1 / the largest eigenvalue
     # of the Hessian, L / 2 + |e|^2 with the centered part's L / 2
-    sigma = 1.0 / (L + 2.0 * _dot(e, e))
+    sigma = 1.0 / (L + 2.0 * dot(e, e))
     if method == "newton":
         x, F, f, status, outer = proximal_newton(
             q, fset, x, F, f, sigma, rtol=rtol, max_products=max_products, trace=trace, t0=t0,
@@ -239,7 +239,7 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
                 status = "optimal"
                 break
             # f no longer decreases beyond round-off: the gap cannot be certified lower
-            flat = flat + 1 if f >= last_f - 64 * _EPS * f else 0
+            flat = flat + 1 if f >= last_f - 64 * EPS * f else 0
             last_f = f
             if flat >= 3:
                 status = "stalled (round-off)"
@@ -258,18 +258,18 @@ def minimize_second_moment(op, m, fset, x0, *, rtol=1e-6, max_products=20000,
         y, Fy = x + beta * (x - x_old), F + beta * (F - F_old)
         Gy = q.gradient(Fy)
         fy = q.value(Fy)
-        xn = fset.prox(y - Gy / L, e, _dot(e, y), 0.5 * L)
+        xn = fset.prox(y - Gy / L, e, dot(e, y), 0.5 * L)
         Fn = q.image(xn)
         fn = q.value(Fn)
         dn = xn - y
-        if fn > (fy + _dot(Gy, dn) + 0.5 * L * _dot(dn, dn) + _dot(e, dn) ** 2) * (1 + 1e-12):
+        if fn > (fy + dot(Gy, dn) + 0.5 * L * dot(dn, dn) + dot(e, dn) ** 2) * (1 + 1e-12):
             L *= 2.0                               # the power iteration fell short
             x_old, F_old, t = x, F, 1.0
             continue
         if fn > f:                                 # restart (function value)
             x_old, F_old, t = x, F, 1.0
             continue
-        restart = _dot(y - xn, xn - x) > 0         # restart (gradient)
+        restart = dot(y - xn, xn - x) > 0         # restart (gradient)
         x_old, F_old, x, F, f = x, F, xn, Fn, fn
         t = 1.0 if restart else t_new
         now = fset.face(x)[0]
@@ -299,7 +299,7 @@ def _result(q, fset, x, status, iterations, t0, method):
     q.phase = "final"
     F = q.image(x)
     f, G = q.value(F), q.gradient(F)
-    gap = max(_dot(G, x) - fset.lmo_value(G), 0.0)
+    gap = max(dot(G, x) - fset.lmo_value(G), 0.0)
     return GramFreeResult(x=x, f=f, gap=gap, kkt=fset.kkt(x, G),
                           gradient_scale=float(np.max(np.abs(G))), iterations=iterations,
                           products=q.products, status=status,

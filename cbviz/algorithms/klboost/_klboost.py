@@ -27,11 +27,12 @@ import math
 
 import numpy as np
 
-from .. import bounds
-from ..voters import StumpOperator
-from ..voters import threads as _threads
-from .base import ParameterError, Run, check_delta, check_int
-from .kl_kernels import BLOCK, EXPONENTIAL, QUADRATIC, line_min, stump_pass
+from ... import bounds
+from ...voters import StumpOperator
+from ...voters import _threads
+from ..base import ParameterError, Run, check_delta, check_int
+from ._line_min import EXPONENTIAL, QUADRATIC, line_min
+from ._sweeps import BLOCK, stump_pass
 
 __all__ = ["LOSSES", "KLBoost", "KLBoostRun", "quasi_uniform"]
 
@@ -65,7 +66,7 @@ class _QuadraticLoss:
         return float(np.sum((margin / self.gamma - 1.0) ** 2))
 
     def terms(self, margin, z, z_sq):
-        """``(a0, a1, v, log_w)`` of :func:`~cbviz.algorithms.kl_kernels.line_min`: the slope
+        """``(a0, a1, v, log_w)`` of :func:`~cbviz.algorithms.klboost._line_min.line_min`: the slope
         above is ``a0 + a1 d`` (one O(m) product)."""
         scale = 2.0 / self.gamma**2
         return scale * float((margin - self.gamma) @ z), scale * z_sq, _NONE, _NONE
@@ -86,10 +87,10 @@ class _ExponentialLoss:
         return float(np.sum(np.exp(-margin / self.gamma)))
 
     def terms(self, margin, z, z_sq):
-        """``(a0, a1, v, log_w)`` of :func:`~cbviz.algorithms.kl_kernels.line_min`: the
+        """``(a0, a1, v, log_w)`` of :func:`~cbviz.algorithms.klboost._line_min.line_min`: the
         distinct values ``v`` of ``z`` and ``log W_v``, a per-group log-sum-exp (``z_sq`` is
         not needed).  The slope then costs O(number of distinct z) per evaluation; its
-        exponents are capped at ``kl_kernels.EXP_CAP``: the cap acts only far from the root (at the
+        exponents are capped at ``_line_min.EXP_CAP``: the cap acts only far from the root (at the
         root ``|C dL/dd| = |u|`` is moderate) and keeps the sign, since the terms that blow
         up are those with ``v d < 0``, which all share one sign.
         """
@@ -154,11 +155,11 @@ class KLBoostRun(Run):
 
         With ``t = tanh(u) / n`` the stationarity condition reads
         ``phi(u) = u + C dL/dt = 0``, ``phi`` increasing on the whole real line:
-        :func:`~cbviz.algorithms.kl_kernels.line_min` brackets its root from the current
+        :func:`~cbviz.algorithms.klboost._line_min.line_min` brackets its root from the current
         ``u0`` and refines it by Brent's method, so the new weight ``tanh(u*) / n`` stays in
         ``[-1/n, 1/n]`` (it reaches a bound only by rounding, Algorithm 1's clipping lines
         6-7).  This is the path of every operator but the stump engine's, whose whole pass is
-        :func:`~cbviz.algorithms.kl_kernels.stump_pass` (the same update on the bins).
+        :func:`~cbviz.algorithms.klboost._sweeps.stump_pass` (the same update on the bins).
         """
         z = self.y * self.H.column(k)
         a0, a1, v, log_w = self._loss.terms(self._margin, z, self._z_sq[k])
@@ -173,7 +174,7 @@ class KLBoostRun(Run):
         return the largest ``|change|``."""
         if self._stumps is None:
             return max((abs(self._coordinate(k)) for k in order), default=0.0)
-        pool = _threads._POOL if _threads.engine_threads() > 1 else None  # patterns ahead
+        pool = _threads.helper_pool()  # patterns ahead
         return stump_pass(*self._stumps, order, self.y, self._margin, self._w, self._loss.kind,
                           self.C, self.gamma, float(self.y.size), self._block, pool)
 

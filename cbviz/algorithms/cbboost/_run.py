@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import bounds
-from ..base import ParameterError, Run, _first_argmax, check_delta, check_int
-from .fused import _dot_without_blas, _fused_pick, label_sums_below
-from .scores import (DIRECTIONS, _check_rule, _scores, _scoring_pool, one_direction_c_bound,
+from ..base import ParameterError, Run, first_argmax, check_delta, check_int
+from ._fused import dot_without_blas, fused_pick, label_sums_below
+from ._scores import (DIRECTIONS, check_rule, score_candidates, scoring_pool, one_direction_c_bound,
                      stop_reason)
 
 __all__ = ["CBBoost", "CBBoostRun", "DirectionCurve"]
@@ -54,18 +54,18 @@ class CBBoostRun(Run):
         if direction not in DIRECTIONS:
             raise ParameterError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
         self.direction = direction
-        self.eligible, self.reuse_voters = _check_rule(eligible, reuse_voters)
+        self.eligible, self.reuse_voters = check_rule(eligible, reuse_voters)
         self.keep_candidates = keep_candidates
         m = self.y.size
         # the pool the scores are computed on (scaled arithmetic, module docstring)
-        self._S, self._pool_exp = _scoring_pool(self.H)
+        self._S, self._pool_exp = scoring_pool(self.H)
         self._gamma_h = self._S.rmatvec(self.y) / m
         self._nu_h = self._S.col_sq_sums / m
-        # stumps in pool layout: fused steps (:mod:`.fused`, one pass over the bins); they take
+        # stumps in pool layout: fused steps (:mod:`._fused`, one pass over the bins); they take
         # no BLAS dot (one of this size would wake BLAS threads against the engine's), the
         # other runs keep their arithmetic
         self._fused = not keep_candidates and getattr(self.H, "canonical", False)
-        self._dot = _dot_without_blas if self._fused else np.dot
+        self._dot = dot_without_blas if self._fused else np.dot
         if self._fused:   # gamma(h) of the direct stumps, from integers (4 bytes per stump)
             self._y_below, self._tot_y = label_sums_below(self.H, self.y)
         else:  # Theorem 3's rule only ever moves voters with a positive margin: score just those
@@ -102,7 +102,7 @@ class CBBoostRun(Run):
             a = self.weights_at(iteration)
             F, in_vote = self.H.matvec(a), a > 0
         G, shift, gamma_G, nu_G = self._normalized(F)
-        return _scores(self._gamma_h, self._nu_h, self._S.rmatvec(G) / self.y.size, gamma_G,
+        return score_candidates(self._gamma_h, self._nu_h, self._S.rmatvec(G) / self.y.size, gamma_G,
                        nu_G, in_vote, self.eligible, self.reuse_voters, shift)
 
     def _next_scores(self):
@@ -112,7 +112,7 @@ class CBBoostRun(Run):
         pos = self._pos
         G, shift, gamma_G, nu_G = self._normalized(self.F)
         tau = self._H_pos.rmatvec(G) / self.y.size
-        return _scores(self._gamma_h[pos], self._nu_h[pos], tau, gamma_G, nu_G,
+        return score_candidates(self._gamma_h[pos], self._nu_h[pos], tau, gamma_G, nu_G,
                        self._a[pos] > 0, self.eligible, self.reuse_voters, shift), pos
 
     def _choose(self):
@@ -120,7 +120,7 @@ class CBBoostRun(Run):
         rule admits none; candidates (None unless they cover the whole pool) for the record."""
         if self._fused:   # a stump pool: never scaled (outputs +-1)
             G, shift, gamma_G, nu_G = self._normalized(self.F)
-            k, alpha, decrease = _fused_pick(
+            k, alpha, decrease = fused_pick(
                 self.H, G, self._y_below, self._tot_y, gamma_G, nu_G,
                 self.direction == "gradient", self.eligible == "theorem3",
                 _NO_VOTER if self.reuse_voters else self._support)
@@ -134,7 +134,7 @@ class CBBoostRun(Run):
 
     def _advance(self):
         if not self.history:
-            k = _first_argmax(np.where(self._gamma_h > 0, self._gamma_h, -np.inf))
+            k = first_argmax(np.where(self._gamma_h > 0, self._gamma_h, -np.inf))
             if k < 0:
                 self.stop_reason = ("no voter has a positive margin on the training data: "
                                     "the C-bound cannot go below 1")
@@ -187,7 +187,7 @@ class CBBoostRun(Run):
         a = self.weights_at(it - 1)
         G, shift, gamma_G, nu_G = self._normalized(self.H.matvec(a))
         tau = float(G @ self._S.column(k)) / self.y.size
-        c = _scores(self._gamma_h[k:k + 1], self._nu_h[k:k + 1], np.array([tau]), gamma_G, nu_G,
+        c = score_candidates(self._gamma_h[k:k + 1], self._nu_h[k:k + 1], np.array([tau]), gamma_G, nu_G,
                     np.array([a[k] > 0]), self.eligible, self.reuse_voters, shift)
         star = float(c.alpha[0]) if c.valid[0] else None
         top = 3.0 * star if star else 2.0 * float(a.sum())
@@ -219,7 +219,7 @@ class CBBoost:
     keep_candidates : bool or "picks"
         Store every candidate's scores in each record (O(n) memory per step), or with
         ``"picks"`` only what both rules would take from each vote (:func:`pick_summary`,
-        four numbers in ``extra``: what :func:`~cbviz.algorithms.cbboost.lockstep.lockstep`
+        four numbers in ``extra``: what :func:`~cbviz.algorithms.cbboost._lockstep.lockstep`
         needs, in bounded memory).
     eligible : {"theorem3", "all"}
         Voters a step may move: those with ``gamma(h) > 0`` (Theorem 3's hypothesis, the
@@ -244,7 +244,7 @@ class CBBoost:
         self.delta = check_delta(delta)
         self.keep_candidates = ("picks" if keep_candidates == "picks"
                                 else bool(keep_candidates))
-        self.eligible, self.reuse_voters = _check_rule(eligible, reuse_voters)
+        self.eligible, self.reuse_voters = check_rule(eligible, reuse_voters)
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` and labels ``y`` in {-1, +1}.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import data
-from .data.core import _short
+from .data._common import short_repr
 from .data.csv_files import MAX_NAME_CHARS
 from .voters import HyperplanePool, RBFPool, StumpPool
 
@@ -196,7 +196,7 @@ def _read_field(kind, raw):
 
 def _check_field(name, kind, value):
     """Raise DataError unless ``value`` is allowed for setting ``name`` (of type ``kind``)."""
-    got = _short(value)
+    got = short_repr(value)
     if kind == "bool":
         if not isinstance(value, bool):
             raise data.DataError(f"{name}: cannot read {got} as bool (true or false)")

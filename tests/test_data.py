@@ -585,9 +585,9 @@ def test_random_bytes_without_nul_get_a_clear_message():
 def test_rows_of_another_width_are_refused_with_and_without_quotes(text):
     """The fast count (no quotes in the file) and the csv module give the same message."""
     import io as _io
-    from cbviz.data import csv_files
+    from cbviz.data._csv_reading import check_widths
     with pytest.raises(DataError) as fast:
-        csv_files._check_widths(_io.StringIO(text), ",", 3)
+        check_widths(_io.StringIO(text), ",", 3)
     with pytest.raises(DataError) as slow:
-        csv_files._check_widths(iter(_io.StringIO(text)), ",", 3)
+        check_widths(iter(_io.StringIO(text)), ",", 3)
     assert str(fast.value) == str(slow.value)

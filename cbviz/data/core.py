@@ -1,12 +1,9 @@
-"""Containers (:class:`Dataset`, :class:`Split`), the error type and small shared helpers."""
+"""Containers (:class:`Dataset`, :class:`Split`), the error type and the seed range."""
 from __future__ import annotations
 
-import numbers
-import re
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 
 class DataError(ValueError):
@@ -93,93 +90,4 @@ class Split:
     feature_names: tuple
 
 
-# ----------------------------------------------------------------------------- small helpers
-
-def _canon(name) -> str:
-    """Lookup key: lower case, letters and digits only ('Monk_2' -> 'monk2')."""
-    return re.sub(r"[^a-z0-9]", "", str(name).lower())
-
-
-def _py(v):
-    """numpy scalar -> Python scalar (for readable dict keys and messages)."""
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def _fmt(v, limit=40) -> str:
-    """A class label as shown in messages: strings quoted (cut to ``limit`` characters inside
-    the quotes), numbers bare."""
-    if isinstance(v, str):
-        return repr(v if len(v) <= limit else v[:limit] + "…")
-    return str(v)
-
-
-def _short(value, limit=60) -> str:
-    """A user value for a message: its repr, cut to ``limit`` characters."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _listing(names, limit=160, quote=True) -> str:
-    """Names (user text) for a message: quoted and each cut to 40 characters (``quote``;
-    else items already formatted), the list cut after about ``limit`` characters with the
-    count of the rest."""
-    shown, size = [], 0
-    for name in names:
-        item = _fmt(str(name)) if quote else name
-        if shown and size + len(item) > limit:
-            break
-        shown.append(item)
-        size += len(item) + 2
-    rest = len(names) - len(shown)
-    return ", ".join(shown) + (f" and {rest} more" if rest else "")
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _sort_key(v):
-    return (isinstance(v, str), v)
-
-
-def _sorted_classes(labels: np.ndarray) -> list:
-    return sorted((_py(v) for v in pd.unique(labels)), key=_sort_key)
-
-
-def _integral_labels(labels: np.ndarray) -> np.ndarray:
-    """Float labels that are whole numbers (1.0, 2.0) become int64."""
-    if labels.dtype.kind == "f" and np.all(np.isfinite(labels)) \
-            and np.all(labels == np.round(labels)):
-        return labels.astype(np.int64)
-    return labels
-
-
 MAX_SEED = 2**32 - 1   # NumPy's legacy seeding and scikit-learn's random_state stop there
-
-
-def _check_seed(seed, what="seed"):
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
-            or not 0 <= seed <= MAX_SEED:
-        raise DataError(f"{what} must be an integer in [0, {MAX_SEED}] (NumPy's seed range); "
-                        f"got {_short(seed)}")
-    return int(seed)
-
-
-def _check_real(value, what, low=None, low_open=False):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise DataError(f"{what} must be a finite number; got {_short(value)}")
-    if low is not None and (value <= low if low_open else value < low):
-        raise DataError(f"{what} must be {'>' if low_open else '>='} {low}; got {_short(value)}")
-    return float(value)
-
-def _drop_constant(X, names):
-    const = np.ptp(X, axis=0) == 0 if X.shape[0] else np.zeros(X.shape[1], bool)
-    notes = []
-    if const.any():
-        dropped = [names[k] for k in np.flatnonzero(const)]
-        shown = _listing(dropped)
-        notes.append(f"dropped constant column {shown}" if len(dropped) == 1
-                     else f"dropped {len(dropped)} constant columns: {shown}")
-        X = X[:, ~const]
-        names = [n for n, c in zip(names, const) if not c]
-    return X, names, notes

@@ -1,268 +1,50 @@
-"""Loading a user CSV file: size limits, decoding, parsing, label column, validation."""
+"""Loading a user CSV file as a :class:`Dataset`: label column, feature values, classes
+(reading and parsing the file: :mod:`._csv_reading`)."""
 from __future__ import annotations
 
-import codecs
-import csv
 import difflib
-import io
-import itertools
 import numbers
-import os
 import re
 
 import numpy as np
 import pandas as pd
 
-from .core import (
-    DataError,
-    Dataset,
-    _count,
-    _drop_constant,
-    _fmt,
-    _integral_labels,
-    _listing,
-    _py,
-    _short,
-    _sorted_classes,
+from ._common import (
+    drop_constant_columns,
+    integral_labels,
+    label_text,
+    plural,
+    python_scalar,
+    short_listing,
+    short_repr,
+    sorted_classes,
 )
-from .labels import _binarize
+from ._csv_reading import MAX_NAME_CHARS, decode_text, is_number, parse_csv, read_bytes
+from ._labels import binarize
+from .core import DataError, Dataset
 
-
-def _size_text(n: int) -> str:
-    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
-
-
-def _read_raw(file, max_bytes):
-    """Return (bytes or str, display name) from a path, bytes or file-like object."""
-    limit = f"the limit is {max_bytes / 1e6:g} MB" if max_bytes >= 100_000 \
-        else f"the limit is {max_bytes:,} bytes"
-    if isinstance(file, (bytes, bytearray, memoryview)):
-        data, name = bytes(file), "uploaded"
-    elif isinstance(file, (str, os.PathLike)):
-        path = os.fspath(file)
-        if not os.path.isfile(path):
-            raise DataError(f"no such file: {_short(path)}")
-        size = os.path.getsize(path)
-        if size > max_bytes:
-            raise DataError(f"file is {_size_text(size)}; {limit}")
-        with open(path, "rb") as fh:
-            data = fh.read()
-        name = os.path.splitext(os.path.basename(path))[0] or "csv"
-    elif hasattr(file, "read"):
-        size = getattr(file, "size", None)
-        try:
-            file.seek(0)                        # read from the start (reruns re-read uploads)
-            if size is None:
-                file.seek(0, io.SEEK_END)
-                size = file.tell()
-                file.seek(0)
-        except (AttributeError, OSError, ValueError):
-            pass
-        if isinstance(size, numbers.Integral) and size > max_bytes:
-            raise DataError(f"file is {_size_text(size)}; {limit}")
-        data = file.read()
-        raw_name = getattr(file, "name", None)
-        name = (os.path.splitext(os.path.basename(str(raw_name)))[0]
-                if isinstance(raw_name, (str, os.PathLike)) else "") or "uploaded"
-    else:
-        raise DataError("file must be a path, bytes or a file-like object; "
-                        f"got {type(file).__name__}")
-    n = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
-    if n > max_bytes:
-        raise DataError(f"file is {_size_text(n)}; {limit}")
-    return data, name
-
-
-MAX_COLUMNS = 5000
-MAX_NAME_CHARS = 200   # a column name labels voters, axes and messages
 MAX_MAGNITUDE = 1e100  # beyond it, squares and differences overflow float64 in the bounds/plots
-_HEAD_LINES = 50       # the lines that decide the layout (separator, header row), read alike
-                       # by csv_columns and load_csv
-
-
-def _decode_as(data, codec, note):
-    try:
-        return data.decode(codec), (note,)
-    except UnicodeDecodeError as err:
-        name = codec.upper()
-        raise DataError(f"the file looks like {name} text but is not valid {name} (byte "
-                        f"{err.start:,}: {err.reason}); save it again as UTF-8 CSV") from None
-
-
-def _decode(data):
-    """Text of the file: UTF-32 or UTF-16 by its byte-order mark, UTF-16 without one by its
-    pattern of NUL bytes, UTF-8 (with or without BOM), else latin-1 (with a note)."""
-    if isinstance(data, str):
-        return data, ()
-    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-                       (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
-        if data.startswith(bom):   # UTF-32's little-endian mark starts with UTF-16's: first
-            return _decode_as(data, codec, f"decoded as {codec.upper()}")
-    head = data[:4096]
-    if len(head) >= 4:
-        for zeros, codec in ((head[1::2], "utf-16-le"), (head[0::2], "utf-16-be")):
-            if zeros.count(0) > 0.9 * (len(head) // 2):   # ASCII text as UTF-16
-                return _decode_as(data, codec, f"decoded as {codec.upper()} (no byte-order mark)")
-    try:
-        return data.decode("utf-8-sig"), ()
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), ("decoded as latin-1 (not valid UTF-8)",)
-
-
-def _check_header(fields, headerless):
-    """Refuse too many columns, and names that are repeated or too long (empty names are
-    handled once the values are read)."""
-    if len(fields) > MAX_COLUMNS:
-        raise DataError(f"{len(fields):,} columns; at most {MAX_COLUMNS:,} are read (the "
-                        f"voter pool grows with every feature: 10 thresholds per feature would "
-                        f"be {20 * len(fields):,} stumps). Keep the columns you need")
-    if headerless:
-        return
-    for j, f in enumerate(fields):
-        if len(f) > MAX_NAME_CHARS:
-            raise DataError(f"the name of column {j + 1} has {len(f):,} characters ({_fmt(f)}); "
-                            f"at most {MAX_NAME_CHARS} are accepted (names label the voters, the "
-                            "axes and the messages): shorten it")
-    seen = {}
-    for f in fields:
-        if f:
-            seen[f] = seen.get(f, 0) + 1
-    dup = [f"{_fmt(f)} ({n} times)" for f, n in seen.items() if n > 1]
-    if dup:
-        raise DataError(f"column names must be unique; repeated: {', '.join(dup[:5])}. "
-                        "Rename the copies")
-
-
-def _check_widths(lines, delim, width):
-    """Refuse rows with another number of fields than the header (pandas would shift such a
-    row, e.g. a decimal comma in a comma-separated file, silently).
-
-    ``lines``: a text stream.  Without quote characters a field cannot hold the separator,
-    so the fields of a line are its separators + 1 (counted by ``str.count``, ~10x faster than
-    the csv module on a large file); with quotes the csv module reads them."""
-    text = lines.getvalue() if isinstance(lines, io.StringIO) else None
-    if text is not None and '"' not in text:
-        counts = [line.count(delim) + 1 if line else width for line in text.splitlines()]
-        bad = next((i for i, c in enumerate(counts) if c != width), None)
-        if bad is None:
-            return
-        lines = io.StringIO("\n".join(text.splitlines()[:bad + 1]))
-    for number, row in enumerate(csv.reader(lines, delimiter=delim), start=1):
-        if row and len(row) != width:
-            hint = (" If its numbers use a decimal comma, separate the fields with ';'."
-                    if delim == "," and len(row) > width else "")
-            raise DataError(f"line {number} has {len(row)} fields but the first line has "
-                            f"{width}; every row needs one value per column.{hint}")
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _first_row_is_data(rows, decimal):
-    """True when the first row holds values, not names: all its fields are numbers, or its
-    fields that are not numbers (a class label) each occur again in their column below."""
-    first, below = [f.strip() for f in rows[0]], rows[1:]
-    numeric = [_is_number(f.replace(decimal, ".")) for f in first]
-    if len(first) < 2 or not any(numeric):
-        return False
-    return all(num or any(len(r) > j and r[j].strip() == f for r in below)
-               for j, (f, num) in enumerate(zip(first, numeric)))
-
-
-_DECIMAL_COMMA = re.compile(r"(?:^|[;\t|])\s*-?\d+,\d+\s*(?=[;\t|]|$)", re.M)
 _COMMA_NUMBER = re.compile(r"[-+]?\d*,\d+")
 
 
 def csv_columns(file, max_bytes=50_000_000):
     """The column names :func:`load_csv` will see (``col0``... for a file with no header row),
     read from the first lines only: what a label-column chooser offers."""
-    raw, _ = _read_raw(file, max_bytes)
-    text, _ = _decode(raw)
-    df, _, _ = _parse_csv(text, head_only=True)
+    raw, _ = read_bytes(file, max_bytes)
+    text, _ = decode_text(raw)
+    df, _, _ = parse_csv(text, head_only=True)
     return [str(c) for c in df.columns]
 
 
-def _parse_csv(text: str, head_only=False):
-    """``(frame, notes, decimal mark)``: the file's values, columns named.  The separator, the
-    decimal mark and whether the first row is a header are decided from the first lines (the
-    same for ``head_only``, which reads only those lines)."""
-    if not text.strip():
-        raise DataError("the file is empty")
-    if "\x00" in text[:4096]:
-        raise DataError("the file is not text (it contains NUL bytes); export it as CSV "
-                        "(comma-separated text)")
-    head = list(itertools.islice((line for line in io.StringIO(text) if line.strip()),
-                                 _HEAD_LINES))
-    first = head[0].rstrip("\r\n")
-    delim = max([",", ";", "\t", "|"], key=first.count)
-    if first.count(delim) == 0:
-        delim = ","
-    # with ; tab or | between fields, "0,13" is a number written with a decimal comma
-    decimal = "," if delim != "," and _DECIMAL_COMMA.search(text[:65536]) else "."
-    body = "".join(head) if head_only else text
-    try:
-        rows = list(csv.reader(head, delimiter=delim))
-        fields = [f.strip() for f in rows[0]]
-        headerless = _first_row_is_data(rows, decimal)
-        _check_header(fields, headerless)
-        _check_widths(io.StringIO(body), delim, len(fields))
-    except csv.Error as err:  # e.g. a carriage return inside a field of a binary file
-        raise DataError(f"the file does not read as a CSV table ({str(err).split(' - ')[0]}); "
-                        "is it a text file with one example per line?") from None
-    notes = [] if decimal == "." else ["numbers read with a decimal comma (fields separated "
-                                       f"by {'tab' if delim == chr(9) else repr(delim)})"]
-    try:
-        df = pd.read_csv(io.StringIO(body), sep=delim, skipinitialspace=True, decimal=decimal,
-                         na_values=["?"], header=None if headerless else "infer")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as err:
-        raise DataError(f"could not parse the file as CSV ({str(err).strip()[:120]}); check "
-                        "that it is comma-, semicolon- or tab-separated text with a header row"
-                        ) from None
-    if headerless:
-        df.columns = [f"col{j}" for j in range(df.shape[1])]
-        notes.append(f"no header row found: columns named col0..col{df.shape[1] - 1}")
-    else:
-        df.columns = [str(c).strip() for c in df.columns]
-        df, dropped = _unnamed_columns(df, fields)
-        notes += dropped
-    if df.shape[0] == 0:
-        raise DataError("the file has a header but no data rows")
-    if df.shape[1] < 2:
-        raise DataError(f"found a single column ({_fmt(df.columns[0])}); need at least one "
-                        "feature column and a label column (separators understood: , ; tab |)")
-    return df, notes, decimal
-
-
-def _unnamed_columns(df, fields):
-    """Columns with an empty name in the header row: dropped with a note when they hold no
-    value (a separator at the end of every line), refused otherwise (a row index?)."""
-    empty = [j for j, f in enumerate(fields) if not f]
-    if not empty:
-        return df, []
-    filled = [j for j in empty if df.iloc[:, j].notna().any()]
-    if filled:
-        raise DataError(f"column {filled[0] + 1} has values but no name in the header row (a "
-                        "row number written by a spreadsheet or by pandas?); name it, or remove "
-                        "it if it is not a feature")
-    note = (f"dropped {_count(len(empty), 'empty column')} without a name (a separator at the "
-            "end of every line?)")
-    return df.drop(columns=df.columns[empty]), [note]
-
-
 def _too_large(column, example):
-    return DataError(f"column {_fmt(column)} has values beyond ±{MAX_MAGNITUDE:g} (e.g. "
-                     f"{_fmt(example)}); rescale it (divide by a power of ten): such numbers "
+    return DataError(f"column {label_text(column)} has values beyond ±{MAX_MAGNITUDE:g} (e.g. "
+                     f"{label_text(example)}); rescale it (divide by a power of ten): such numbers "
                      "overflow the computations")
 
 
 def _number_hint(text, decimal):
     """Why a value that would be a number with another decimal mark is not one here."""
-    if decimal == "," and (_COMMA_NUMBER.fullmatch(text) or _is_number(text)):
+    if decimal == "," and (_COMMA_NUMBER.fullmatch(text) or is_number(text)):
         return ": this column mixes decimal commas and decimal points; use one mark"
     if _COMMA_NUMBER.fullmatch(text):
         return ": a decimal comma? separate the fields with ';' and decimal commas are read"
@@ -322,37 +104,66 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
     a note.
     """
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, numbers.Integral) or max_bytes <= 0:
-        raise DataError(f"max_bytes must be a positive integer; got {_short(max_bytes)}")
-    data, name = _read_raw(file, max_bytes)
-    text, notes = _decode(data)
-    df, parse_notes, decimal = _parse_csv(text)
+        raise DataError(f"max_bytes must be a positive integer; got {short_repr(max_bytes)}")
+    data, name = read_bytes(file, max_bytes)
+    text, notes = decode_text(data)
+    df, parse_notes, decimal = parse_csv(text)
     notes = list(notes) + parse_notes
-    columns = list(df.columns)
+    label_col = _label_column(list(df.columns), label)
+    feats, y_raw, label_notes = _labelled_rows(df, label_col)
+    notes += label_notes
+    feats = _numeric_features(feats, decimal)
+    A, y_raw, missing_notes = _finite_rows(feats, y_raw, drop_nan)
+    notes += missing_notes
+    labels = _class_labels(y_raw)
+    keep, y, mapping, pair_notes = binarize(labels, sorted_classes(labels), pair, one_vs_rest,
+                                            None, f"column {label_text(label_col)}",
+                                            column=label_col)
+    if keep is not None:
+        A = A[keep]
+    notes += list(pair_notes)
+    A, names, const_notes = _varying_features(A, [str(c) for c in feats.columns])
+    notes += const_notes
+    description = (f"CSV file '{name}': {A.shape[0]} rows, {A.shape[1]} features, "
+                   f"label column {label_text(label_col)}")
+    return Dataset(name=name, X=A, y=y, feature_names=tuple(names), label_mapping=mapping,
+                   source="csv", description=description, notes=tuple(notes))
 
+
+def _label_column(columns, label):
+    """The label column: the last one by default, else ``label`` as a name, else as a
+    position; refused with the closest names when it is neither."""
     if label is None:
-        label_col = columns[-1]
-    elif str(label).strip() in columns:
-        label_col = str(label).strip()
-    elif isinstance(label, numbers.Integral) and not isinstance(label, bool) \
+        return columns[-1]
+    if str(label).strip() in columns:
+        return str(label).strip()
+    if isinstance(label, numbers.Integral) and not isinstance(label, bool) \
             and -len(columns) <= label < len(columns):
-        label_col = columns[label]
-    else:
-        close = difflib.get_close_matches(str(label)[:MAX_NAME_CHARS], columns, n=3, cutoff=0.5)
-        hint = f" Did you mean {_listing(close)}?" if close else ""
-        raise DataError(f"label column {_short(label, 40)} not found; available columns: "
-                        f"{_listing(columns)}.{hint}")
+        return columns[label]
+    close = difflib.get_close_matches(str(label)[:MAX_NAME_CHARS], columns, n=3, cutoff=0.5)
+    hint = f" Did you mean {short_listing(close)}?" if close else ""
+    raise DataError(f"label column {short_repr(label, 40)} not found; available columns: "
+                    f"{short_listing(columns)}.{hint}")
 
+
+def _labelled_rows(df, label_col):
+    """``(features, labels, notes)`` of the rows that have a label (the others dropped, with
+    a note); refused when no row has one."""
     y_raw = _strip_strings(df[label_col])
     no_label = y_raw.isna().to_numpy()
     if no_label.all():
-        raise DataError(f"no rows left after cleaning: the label column {_fmt(label_col)} is "
-                        "empty")
+        raise DataError(f"no rows left after cleaning: the label column "
+                        f"{label_text(label_col)} is empty")
+    notes = []
     if no_label.any():
-        notes.append(f"dropped {_count(int(no_label.sum()), 'row')} with no label in column "
-                     f"{_fmt(label_col)}")
-    feats = df.drop(columns=[label_col]).loc[~no_label]
-    y_raw = y_raw.loc[~no_label]
+        notes.append(f"dropped {plural(int(no_label.sum()), 'row')} with no label in column "
+                     f"{label_text(label_col)}")
+    return df.drop(columns=[label_col]).loc[~no_label], y_raw.loc[~no_label], notes
 
+
+def _numeric_features(feats, decimal):
+    """``feats`` with booleans and numbers written as text made numbers; refused, naming the
+    columns, when a value is not a number."""
     non_numeric = []
     for col in feats.columns:
         s = feats[col]
@@ -363,64 +174,64 @@ def load_csv(file, label=None, pair=None, one_vs_rest=None, drop_nan=False,
             num = pd.to_numeric(s, errors="coerce")
             bad = num.isna() & s.notna()
             if bad.any():
-                non_numeric.append((col, str(_py(s[bad].iloc[0])).strip()))
+                non_numeric.append((col, str(python_scalar(s[bad].iloc[0])).strip()))
             else:
                 feats[col] = num
     if non_numeric:
         col, text = non_numeric[0]
-        if _is_number(text) and np.isinf(float(text)):   # e.g. 1e400: beyond float64
+        if is_number(text) and np.isinf(float(text)):   # e.g. 1e400: beyond float64
             raise _too_large(col, text)
-        shown = ", ".join(f"{_fmt(c)} (e.g. {_fmt(t)}{_number_hint(t, decimal)})"
+        shown = ", ".join(f"{label_text(c)} (e.g. {label_text(t)}{_number_hint(t, decimal)})"
                           for c, t in non_numeric[:5])
         more = f" and {len(non_numeric) - 5} more" if len(non_numeric) > 5 else ""
         raise DataError(f"non-numeric feature column{'s' * (len(non_numeric) > 1)}: "
                         f"{shown}{more}; encode such columns as numbers (e.g. one 0/1 "
                         "column per category) or remove them (or choose the label column with "
                         "label=...)")
+    return feats
 
+
+def _finite_rows(feats, y_raw, drop_nan):
+    """``(values, labels, notes)``: the features as floats; rows with a missing or infinite
+    value dropped with ``drop_nan`` (with a note), refused without it; refused when a value
+    is beyond :data:`MAX_MAGNITUDE`."""
     A = feats.to_numpy(dtype=np.float64)
     huge = np.isfinite(A) & (np.abs(A) > MAX_MAGNITUDE)
     if huge.any():
         k = int(np.flatnonzero(huge.any(axis=0))[0])
         raise _too_large(feats.columns[k], f"{A[huge[:, k], k][0]:g}")
     missing = ~np.isfinite(A)
-    if missing.any():
-        rows = missing.any(axis=1)
-        per_col = missing.sum(axis=0)
-        cols = _listing([f"{_fmt(feats.columns[k])} ({int(per_col[k])})"
-                         for k in np.flatnonzero(per_col)], quote=False)
-        if not drop_nan:
-            raise DataError(f"{_count(int(missing.sum()), 'missing value')} (NaN, empty, '?' or "
-                            f"infinite) in {int(rows.sum())} of {_count(len(rows), 'row')}, "
-                            f"in columns {cols}; "
-                            "pass drop_nan=True to drop those rows, or fill them in")
-        notes.append(f"dropped {_count(int(rows.sum()), 'row')} with missing values "
-                     "(drop_nan=True)")
-        A = A[~rows]
-        y_raw = y_raw.loc[~rows]
-        if A.shape[0] == 0:
-            raise DataError("no rows left after dropping rows with missing values")
+    if not missing.any():
+        return A, y_raw, []
+    rows = missing.any(axis=1)
+    per_col = missing.sum(axis=0)
+    cols = short_listing([f"{label_text(feats.columns[k])} ({int(per_col[k])})"
+                               for k in np.flatnonzero(per_col)], quote=False)
+    if not drop_nan:
+        raise DataError(f"{plural(int(missing.sum()), 'missing value')} (NaN, empty, '?' or "
+                        f"infinite) in {int(rows.sum())} of {plural(len(rows), 'row')}, "
+                        f"in columns {cols}; "
+                        "pass drop_nan=True to drop those rows, or fill them in")
+    if rows.all():
+        raise DataError("no rows left after dropping rows with missing values")
+    notes = [f"dropped {plural(int(rows.sum()), 'row')} with missing values (drop_nan=True)"]
+    return A[~rows], y_raw.loc[~rows], notes
 
+
+def _class_labels(y_raw):
+    """The labels as an array: booleans as bool, whole floats (1.0) as integers."""
     labels = y_raw.to_numpy()
     if labels.dtype == object and pd.api.types.infer_dtype(labels, skipna=True) == "boolean":
         labels = labels.astype(bool)
-    labels = _integral_labels(labels)
-    classes = _sorted_classes(labels)
-    keep, y, mapping, pair_notes = _binarize(labels, classes, pair, one_vs_rest, None,
-                                             f"column {_fmt(label_col)}", column=label_col)
-    if keep is not None:
-        A = A[keep]
-    notes += list(pair_notes)
+    return integral_labels(labels)
 
-    names = [str(c) for c in feats.columns]
-    all_names = names
-    A, names, const_notes = _drop_constant(A, names)
-    if A.shape[1] == 0:
+
+def _varying_features(A, names):
+    """``(values, names, notes)`` without the constant columns; refused when every column is
+    constant."""
+    kept, kept_names, notes = drop_constant_columns(A, names)
+    if kept.shape[1] == 0:
         raise DataError(f"every feature column is constant on the rows used "
-                        f"({_listing(all_names)}); no "
+                        f"({short_listing(names)}); no "
                         "features remain to learn from")
-    notes += const_notes
-    description = (f"CSV file '{name}': {A.shape[0]} rows, {A.shape[1]} features, "
-                   f"label column {_fmt(label_col)}")
-    return Dataset(name=name, X=A, y=y, feature_names=tuple(names), label_mapping=mapping,
-                   source="csv", description=description, notes=tuple(notes))
+    return kept, kept_names, notes

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .core import DataError, Dataset, Split, _check_real, _check_seed
+from ._common import check_real, check_seed
+from .core import DataError, Dataset, Split
 
 # ----------------------------------------------------------------------------- splits & noise
 
@@ -14,10 +15,10 @@ def train_test(ds: Dataset, train_ratio=0.7, seed=0) -> Split:
     Raises :class:`DataError` if ``train_ratio`` is not in (0, 1) or if either side would
     miss a class.
     """
-    ratio = _check_real(train_ratio, "train_ratio")
+    ratio = check_real(train_ratio, "train_ratio")
     if not 0.0 < ratio < 1.0:
         raise DataError(f"train_ratio must be strictly between 0 and 1; got {train_ratio}")
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     from sklearn.model_selection import train_test_split
     counts = {c: int((ds.y == c).sum()) for c in (-1, 1)}
     try:
@@ -56,7 +57,7 @@ def add_feature_noise(X, sigma, seed=0, scale=None) -> np.ndarray:
     -------
     ndarray (m, d), float64
     """
-    sigma = _check_real(sigma, "sigma (noise level)", low=0)
+    sigma = check_real(sigma, "sigma (noise level)", low=0)
     X = np.array(X, dtype=np.float64)
     if X.ndim != 2:
         raise DataError(f"X must be a 2-D array (m, d); got shape {X.shape}")
@@ -120,7 +121,7 @@ class TanhNormalizer(TransformerMixin, BaseEstimator):
 def flip_labels(y, fraction, seed=0) -> np.ndarray:
     """A copy of labels ``y`` (in {-1, +1}) with ``round(fraction * len(y))`` of them flipped,
     chosen uniformly without replacement (seeded): symmetric label noise of rate ``fraction``."""
-    fraction = _check_real(fraction, "label noise", low=0)
+    fraction = check_real(fraction, "label noise", low=0)
     if fraction > 0.5:
         raise DataError(f"label noise must be in [0, 0.5] (a flip rate above 1/2 swaps the "
                         f"classes); got {fraction:g}")
@@ -142,7 +143,7 @@ def prepare(ds: Dataset, train_ratio=0.7, seed=0, normalize=False, noise=0.0,
     4. if ``label_noise > 0``: :func:`flip_labels` on the training labels only (the test
        labels stay clean, so the test error measures the error on the true concept).
     """
-    noise = _check_real(noise, "noise", low=0)
+    noise = check_real(noise, "noise", low=0)
     split = train_test(ds, train_ratio=train_ratio, seed=seed)
     X_tr, X_te = split.X_train, split.X_test
     if noise > 0:

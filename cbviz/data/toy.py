@@ -6,13 +6,15 @@ import numbers
 
 import numpy as np
 
-from .core import DataError, Dataset, _canon, _check_real, _check_seed, _short
+from ._common import check_real, check_seed, lookup_key, short_repr
+from .core import DataError, Dataset
 
 # ----------------------------------------------------------------------------- toy data
 
 TOY_KINDS = ("moons", "circles", "xor", "spirals", "blobs", "linear", "checkerboard")
 
-_TOY_DESCRIPTIONS = {
+#: one line on each kind: the description of the Dataset that make_toy returns
+TOY_DESCRIPTIONS = {
     "moons": "two interleaving half circles (scikit-learn make_moons)",
     "circles": "a small circle (+1) inside a large one (-1) (scikit-learn make_circles)",
     "xor": "XOR: points in [-1, 1]^2, +1 where x1 and x2 have the same sign",
@@ -59,19 +61,19 @@ def make_toy(kind, n_samples=300, noise=0.1, seed=0) -> Dataset:
     Dataset
         Features ``("x1", "x2")``, labels in {-1, +1}, source ``"generated"``.
     """
-    key = _canon(kind)
+    key = lookup_key(kind)
     if key not in TOY_KINDS:
         close = difflib.get_close_matches(key, TOY_KINDS, n=3, cutoff=0.4)
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise DataError(f"unknown toy kind {_short(kind)}; choose one of "
+        raise DataError(f"unknown toy kind {short_repr(kind)}; choose one of "
                         f"{', '.join(TOY_KINDS)}.{hint}")
     if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) \
             or not 4 <= n_samples <= _MAX_TOY_SAMPLES:
         raise DataError(f"n_samples must be an integer from 4 to {_MAX_TOY_SAMPLES:,}; "
-                        f"got {_short(n_samples)}")
+                        f"got {short_repr(n_samples)}")
     n_samples = int(n_samples)
-    noise = _check_real(noise, "noise", low=0)
-    seed = _check_seed(seed)
+    noise = check_real(noise, "noise", low=0)
+    seed = check_seed(seed)
     n_neg = n_samples // 2
     n_pos = n_samples - n_neg
     rng = np.random.default_rng(seed)
@@ -118,5 +120,5 @@ def make_toy(kind, n_samples=300, noise=0.1, seed=0) -> Dataset:
 
     return Dataset(name=key, X=X, y=y, feature_names=("x1", "x2"),
                    label_mapping={-1: -1, 1: 1}, source="generated",
-                   description=_TOY_DESCRIPTIONS[key],
+                   description=TOY_DESCRIPTIONS[key],
                    notes=(f"n_samples={n_samples}, noise={noise:g}, seed={seed}",))

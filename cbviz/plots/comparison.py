@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ._figures import new_figure, styled
+from ._values import float_column, iteration_numbers, title_number
 from .style import (
     BLACK,
     BLUE,
@@ -16,12 +18,7 @@ from .style import (
     SKY,
     VERMILION,
     YELLOW,
-    _column,
     history_frame,
-    _figure,
-    _g,
-    _iterations,
-    _style,
 )
 
 PALETTE = (BLUE, VERMILION, GREEN, ORANGE, PURPLE, SKY, BLACK, YELLOW, GREY)
@@ -55,14 +52,14 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
     >>> fig.show()  # doctest: +SKIP
     """
     frames = {name: history_frame(f) for name, f in frames.items()}
-    fig = _figure()
+    fig = new_figure()
     missing = []
     for i, (name, frame) in enumerate(frames.items()):
-        y = _column(frame, column)
+        y = float_column(frame, column)
         if not np.isfinite(y).any():
             missing.append(name)
             continue
-        x = _iterations(frame) if x_column == "iteration" else _column(frame, x_column)
+        x = iteration_numbers(frame) if x_column == "iteration" else float_column(frame, x_column)
         color, dash = _style_of(i)
         hover = f"{name}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4g}}<extra></extra>"
         known = np.flatnonzero(np.isfinite(y))
@@ -72,7 +69,8 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
                 x=x[known], y=y[known], mode="markers+text", name=name, hovertemplate=hover,
                 marker=dict(symbol="diamond", size=14, color=color,
                             line=dict(color=BLACK, width=1.5)),
-                text=[f"{name} {_g(y[k])}"], textposition="middle right", cliponaxis=False,
+                text=[f"{name} {title_number(y[k])}"], textposition="middle right",
+                cliponaxis=False,
                 textfont=dict(color=color, size=12)))
             continue
         fig.add_trace(go.Scatter(
@@ -81,7 +79,7 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
             hovertemplate=hover))
     if missing:
         title += f"<br><sup>not defined for: {', '.join(missing)}</sup>"
-    fig = _style(fig, title=title, x_title=x_title, y_title=y_title,
+    fig = styled(fig, title=title, x_title=x_title, y_title=y_title,
                  uirevision=uirevision or f"compare_{column}", legend_width=FULL_WIDTH)
     if log_y:
         fig.update_yaxes(type="log")
@@ -101,13 +99,13 @@ def bound_panel_figure(panel, uirevision="compare_panel"):
     >>> fig = bound_panel_figure(comparison.final_panel())
     >>> fig.show()  # doctest: +SKIP
     """
-    fig = _figure()
+    fig = new_figure()
     for i, (quantity, rows) in enumerate(panel.groupby("quantity", sort=False)):
         color, _ = _style_of(i)
         fig.add_trace(go.Bar(
             x=rows["algorithm"], y=rows["value"], name=quantity, marker=dict(color=color),
             hovertemplate=f"%{{x}}<br>{quantity} = %{{y:.4g}}<extra></extra>"))
-    fig = _style(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "
+    fig = styled(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "
                  "PAC-Bayes bound holds with probability ≥ 1 − δ; all four together ≥ 1 − 4δ</sup>",
                  x_title="algorithm", y_title="risk bound / error (fraction)", uirevision=uirevision,
                  legend_width=FULL_WIDTH)

@@ -7,6 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..bounds import PAC_BOUNDS
+from ._figures import iteration_marker, line_trace, new_figure, styled
+from ._values import float_column, iteration_numbers, literal_label
 from .style import (
     BLACK,
     BLUE,
@@ -20,14 +22,7 @@ from .style import (
     SKY,
     VERMILION,
     YELLOW,
-    _column,
     history_frame,
-    _current_marker,
-    _figure,
-    _iterations,
-    _line,
-    _style,
-    _text,
 )
 
 # ---------------------------------------------------------------- figures over iterations
@@ -49,20 +44,21 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
     >>> fig.show()  # doctest: +SKIP
     """
     frame = history_frame(frame)
-    it = _iterations(frame)
-    fig = _figure()
+    it = iteration_numbers(frame)
+    fig = new_figure()
     fig.add_trace(go.Scatter(
-        x=it, y=_column(frame, "train_error"), mode="lines", name="train error",
+        x=it, y=float_column(frame, "train_error"), mode="lines", name="train error",
         line=dict(color=GREY, width=1.5, dash="dash"), fill="tozeroy",
         fillcolor="rgba(127,127,127,0.15)",
         hovertemplate="train error = %{y:.4g}<extra></extra>"))
-    fig.add_trace(_line(it, _column(frame, "c_bound"), "empirical C-bound", BLUE, width=3))
+    fig.add_trace(line_trace(it, float_column(frame, "c_bound"), "empirical C-bound", BLUE,
+                             width=3))
     lows_x, lows_y, lows_name = [], [], []
     for (col, name), (color, width, dash) in zip(PAC_BOUNDS.items(), (
             (VERMILION, 2, None), (ORANGE, 1.5, "dashdot"), (GREEN, 2, None),
             (PURPLE, 1.5, "longdash"))):
-        values = _column(frame, col)
-        fig.add_trace(_line(it, values, name, color, width=width, dash=dash))
+        values = float_column(frame, col)
+        fig.add_trace(line_trace(it, values, name, color, width=width, dash=dash))
         if np.isfinite(values).any():
             k = int(np.nanargmin(values))
             lows_x.append(it[k])
@@ -74,8 +70,8 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
         marker=dict(symbol="star", size=13, color=YELLOW, line=dict(color=BLACK, width=1)),
         hovertemplate="%{customdata}: lowest %{y:.4g} at iteration %{x}<extra></extra>"))
     if current is not None:
-        fig.add_trace(_current_marker(current, 0.0, 1.02))
-    return _style(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical "
+        fig.add_trace(iteration_marker(current, 0.0, 1.02))
+    return styled(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical "
                   "C-bound (Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound "
                   "is lowest</sup>", x_title=ITERATION_AXIS,
                   y_title="risk bound / error (fraction)", uirevision=uirevision, height=420,
@@ -95,23 +91,23 @@ def error_figure(frame, current=None, uirevision="errors"):
     >>> fig.show()  # doctest: +SKIP
     """
     frame = history_frame(frame)
-    it = _iterations(frame)
-    train = _column(frame, "train_error")
-    test = _column(frame, "test_error")
-    fig = _figure()
-    fig.add_trace(_line(it, train, "train error", BLUE))
+    it = iteration_numbers(frame)
+    train = float_column(frame, "train_error")
+    test = float_column(frame, "test_error")
+    fig = new_figure()
+    fig.add_trace(line_trace(it, train, "train error", BLUE))
     has_test = bool(np.isfinite(test).any())
     if has_test:
-        fig.add_trace(_line(it, test, "test error", VERMILION, dash="dash"))
+        fig.add_trace(line_trace(it, test, "test error", VERMILION, dash="dash"))
     values = np.concatenate([train, test])
     values = values[np.isfinite(values)]
     top = max(0.05, float(values.max()) * 1.12) if values.size else 1.0
     top = min(top, 1.02)
     if current is not None:
-        fig.add_trace(_current_marker(current, 0.0, top))
+        fig.add_trace(iteration_marker(current, 0.0, top))
     title = "0-1 error of the majority vote<br><sup>" + (
         "training and test examples" if has_test else "training examples") + "</sup>"
-    return _style(fig, title=title, x_title=ITERATION_AXIS, y_title=RISK_AXIS,
+    return styled(fig, title=title, x_title=ITERATION_AXIS, y_title=RISK_AXIS,
                   uirevision=uirevision, hovermode="x unified", yaxis=dict(range=[0.0, top]))
 
 
@@ -135,10 +131,10 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
     if isinstance(n_voters, bool) or n < 1 or n != n_voters:
         raise ValueError(f"n_voters must be a positive integer (the pool size), got {n_voters!r}")
     ceiling = math.log(n)
-    it = _iterations(frame)
-    kl = _column(frame, "kl")
-    fig = _figure()
-    fig.add_trace(_line(it, kl, "KL(Q‖P)", BLUE, width=2.5))
+    it = iteration_numbers(frame)
+    kl = float_column(frame, "kl")
+    fig = new_figure()
+    fig.add_trace(line_trace(it, kl, "KL(Q‖P)", BLUE, width=2.5))
     x_ceiling = it if it.size else np.array([0.0, 1.0])
     fig.add_trace(go.Scatter(
         x=x_ceiling, y=np.full(x_ceiling.size, ceiling), mode="lines", name="ln n (ceiling)",
@@ -146,8 +142,8 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
         hovertemplate="ln n = %{y:.4g}<extra></extra>"))
     top = max(ceiling, float(np.nanmax(kl)) if np.isfinite(kl).any() else 0.0) * 1.08 or 1.0
     if current is not None:
-        fig.add_trace(_current_marker(current, 0.0, top))
-    return _style(fig, title=f"KL(Q‖P) to the uniform prior<br><sup>ceiling ln n = "
+        fig.add_trace(iteration_marker(current, 0.0, top))
+    return styled(fig, title=f"KL(Q‖P) to the uniform prior<br><sup>ceiling ln n = "
                   f"{ceiling:.4g} nats</sup>", x_title=ITERATION_AXIS, y_title="KL(Q‖P) (nats)",
                   uirevision=uirevision, hovermode="x unified", yaxis=dict(range=[0.0, top]))
 
@@ -165,26 +161,27 @@ def alpha_figure(frame, current=None, uirevision="alpha"):
     >>> fig.show()  # doctest: +SKIP
     """
     frame = history_frame(frame)
-    it = _iterations(frame)
-    alpha = _column(frame, "alpha")
+    it = iteration_numbers(frame)
+    alpha = float_column(frame, "alpha")
     if frame is not None and "label" in frame:
         raw = frame["label"].tolist()
     else:
         raw = [None] * len(it)
-    index = _column(frame, "index")
-    labels = [_text(lab, f"voter {int(k)}" if np.isfinite(k) else "–") for lab, k in zip(raw, index)]
+    index = float_column(frame, "index")
+    labels = [literal_label(lab, f"voter {int(k)}" if np.isfinite(k) else "–")
+              for lab, k in zip(raw, index)]
     selected = np.isfinite(it) & (it == current) if current is not None else np.zeros(it.size, bool)
     colors = np.where(selected, VERMILION, SKY)
-    fig = _figure(go.Bar(
+    fig = new_figure(go.Bar(
         x=it, y=alpha, name="weight α", customdata=np.array(labels, dtype=object),
         marker=dict(color=colors.tolist(), line=dict(color=np.where(selected, BLACK, BLUE).tolist(),
-                                                     width=1)),
+                                                        width=1)),
         hovertemplate="iteration %{x}<br>voter: %{customdata}<br>α = %{y:.4g}<extra></extra>"))
     title = "Weight α of each added voter"
     if current is not None and selected.any():
         k = int(np.flatnonzero(selected)[0])
         title += f"<br><sup>iteration {int(it[k])}: {labels[k]}</sup>"
-    return _style(fig, title=title, x_title=ITERATION_AXIS, y_title="weight α (unnormalized)",
+    return styled(fig, title=title, x_title=ITERATION_AXIS, y_title="weight α (unnormalized)",
                   uirevision=uirevision, bargap=0.15)
 
 
@@ -209,16 +206,16 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
     >>> fig.show()  # doctest: +SKIP
     """
     frame = history_frame(frame)
-    it = _iterations(frame)
-    fig = _figure()
+    it = iteration_numbers(frame)
+    fig = new_figure()
     shown = [(c, n) for c, n in columns.items() if frame is not None and c in frame]
     for (col, name), color in zip(shown, _SERIES_COLORS * 2):
-        fig.add_trace(_line(it, _column(frame, col), name, color))
-    values = np.concatenate([_column(frame, c) for c, _ in shown]) if shown else np.empty(0)
+        fig.add_trace(line_trace(it, float_column(frame, col), name, color))
+    values = np.concatenate([float_column(frame, c) for c, _ in shown]) if shown else np.empty(0)
     values = values[np.isfinite(values)]
     if current is not None and values.size:
-        fig.add_trace(_current_marker(current, float(values.min()), float(values.max())))
-    return _style(fig, title=title, x_title=x_title, y_title=y_title, uirevision=uirevision,
+        fig.add_trace(iteration_marker(current, float(values.min()), float(values.max())))
+    return styled(fig, title=title, x_title=x_title, y_title=y_title, uirevision=uirevision,
                   hovermode="x unified", yaxis=dict(type="log") if log_y else None)
 
 
@@ -230,10 +227,10 @@ def placeholder_figure(title, why):
     >>> fig = placeholder_figure("Test error", "no test examples in this split")
     >>> fig.show()  # doctest: +SKIP
     """
-    fig = _figure()
+    fig = new_figure()
     fig.add_annotation(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                        font=dict(size=14, color=GREY))
-    return _style(fig, title=title, x_title=ITERATION_AXIS, y_title="–", uirevision=title)
+    return styled(fig, title=title, x_title=ITERATION_AXIS, y_title="–", uirevision=title)
 
 
 def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_voters"):
@@ -255,21 +252,22 @@ def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_vote
     >>> fig.show()  # doctest: +SKIP
     """
     frame, mincq = history_frame(frame), history_frame(mincq)
-    it = _iterations(frame)
-    fig = _figure()
-    fig.add_trace(_line(it, _column(frame, "c_bound"), "CB-Boost: empirical C-bound", BLUE,
-                        width=2.5))
-    fig.add_trace(_line(_iterations(mincq), _column(mincq, "c_bound"),
-                        "MinCq(CB-Boost): optimal C-bound on the same voters", GREEN, dash="dash"))
-    err = "test_error" if np.isfinite(_column(frame, "test_error")).any() else "train_error"
+    it = iteration_numbers(frame)
+    fig = new_figure()
+    fig.add_trace(line_trace(it, float_column(frame, "c_bound"), "CB-Boost: empirical C-bound",
+                             BLUE, width=2.5))
+    fig.add_trace(line_trace(iteration_numbers(mincq), float_column(mincq, "c_bound"),
+                             "MinCq(CB-Boost): optimal C-bound on the same voters", GREEN,
+                             dash="dash"))
+    err = "test_error" if np.isfinite(float_column(frame, "test_error")).any() else "train_error"
     which = "test" if err == "test_error" else "train"
-    fig.add_trace(_line(it, _column(frame, err), f"CB-Boost: {which} error", VERMILION, width=1.5,
-                        dash="dot"))
-    fig.add_trace(_line(_iterations(mincq), _column(mincq, err),
-                        f"MinCq(CB-Boost): {which} error", ORANGE, width=1.5, dash="dashdot"))
+    fig.add_trace(line_trace(it, float_column(frame, err), f"CB-Boost: {which} error", VERMILION,
+                             width=1.5, dash="dot"))
+    fig.add_trace(line_trace(iteration_numbers(mincq), float_column(mincq, err),
+                             f"MinCq(CB-Boost): {which} error", ORANGE, width=1.5, dash="dashdot"))
     if current is not None:
-        fig.add_trace(_current_marker(current, 0.0, 1.02))
-    return _style(fig, title="CB-Boost vs. the best vote on its voters<br><sup>MinCq(CB-Boost): "
+        fig.add_trace(iteration_marker(current, 0.0, 1.02))
+    return styled(fig, title="CB-Boost vs. the best vote on its voters<br><sup>MinCq(CB-Boost): "
                   "the lowest C-bound any weights on the voters chosen so far reach (CB-Boost "
                   "paper, Fig. 5)</sup>", x_title=ITERATION_AXIS,
                   y_title="C-bound / 0-1 error (fraction)", uirevision=uirevision,

@@ -10,6 +10,8 @@ import plotly.graph_objects as go
 
 from ..bounds import PAC_BOUNDS
 from ..explorer import AXES, max_disagreement
+from ._figures import new_figure, styled
+from ._values import title_number
 from .style import (
     BLACK,
     BLUE,
@@ -21,9 +23,6 @@ from .style import (
     SKY,
     VERMILION,
     YELLOW,
-    _figure,
-    _g,
-    _style,
     colorbar,
     fixed,
 )
@@ -70,7 +69,7 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
     axes = grid.axes
     sx, sy = _symbols(axes)
     top = float(grid.x[-1])
-    fig = _figure()
+    fig = new_figure()
     fig.add_trace(go.Contour(
         x=grid.x, y=grid.y, z=grid.c_bound, customdata=grid.first_order, name="C-bound",
         colorscale="Viridis", zmin=0.0, zmax=1.0, showlegend=False,
@@ -119,7 +118,7 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
             hovertemplate=f"chosen point<br>{sx} = %{{x:.3f}}, {sy} = %{{y:.3f}}<extra></extra>"))
     what = ("C = 1 − (1 − 2r)² / (1 − 2d) (Lacasse et al. 2006)" if axes == "risks"
             else "C = 1 − μ₁² / μ₂ (Lacasse et al. 2006)")
-    fig = _style(fig, title=f"The C-bound over the plane<br><sup>{what}; contours every 0.1</sup>",
+    fig = styled(fig, title=f"The C-bound over the plane<br><sup>{what}; contours every 0.1</sup>",
                  x_title=AXES[axes][0], y_title=AXES[axes][1], uirevision=f"{uirevision}_{axes}",
                  height=470, legend_width=FULL_WIDTH)
     fig.update_xaxes(range=[0.0, top])
@@ -141,7 +140,7 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
     ys = line["y"].to_numpy(float)
     c = line["c_bound"].to_numpy(float)
     first = float(line["first_order"].iloc[0])
-    fig = _figure()
+    fig = new_figure()
     fig.add_trace(go.Scatter(
         x=ys, y=c, mode="lines", name="C-bound", line=dict(color=BLUE, width=3),
         hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
@@ -163,7 +162,7 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
             marker=dict(symbol="star", size=16, color=YELLOW, line=dict(color=BLACK, width=1.5)),
             hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
     better = "d > r" if axes == "risks" else "μ₂ < μ₁"
-    fig = _style(fig, title=f"C-bound and 2r along {sx} = {x:.3f}<br><sup>the C-bound falls as the "
+    fig = styled(fig, title=f"C-bound and 2r along {sx} = {x:.3f}<br><sup>the C-bound falls as the "
                  f"voters disagree more; it beats 2r where {better}</sup>",
                  x_title=AXES[axes][1] + (" (reachable part)" if axes == "risks" else ""),
                  y_title="bound on the majority vote's error", uirevision=f"{uirevision}_{axes}",
@@ -189,7 +188,7 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
     count = np.broadcast_to(summary.wrong_count, z.shape).astype(str)
     what = np.char.add(np.char.add(np.where(z > 0, "wrong; ", "right; "), count),
                        f" of {n} voters wrong on this example")
-    fig = _figure(go.Heatmap(
+    fig = new_figure(go.Heatmap(
         x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, showscale=False, xgap=3, ygap=3,
         colorscale=[[0.0, "#E8EEF4"], [0.5, "#E8EEF4"], [0.5, VERMILION], [1.0, VERMILION]],
         text=np.where(z > 0, "×", ""), texttemplate="%{text}",
@@ -199,7 +198,7 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
                                  marker=dict(symbol="square", size=12, color=color,
                                              line=dict(color=GREY, width=1))))
-    fig = _style(fig, title=f"Who errs where<br><sup>the vote errs where at least "
+    fig = styled(fig, title=f"Who errs where<br><sup>the vote errs where at least "
                  f"{summary.threshold} of the {n} voters err</sup>", x_title="example",
                  y_title="", uirevision=uirevision, height=60 * (n + 1) + 120, legend_width=300)
     fig.update_yaxes(autorange="reversed")
@@ -228,13 +227,13 @@ def toy_bars_figure(summary, uirevision="toy_bars"):
         ("bounds on the vote's error", BLUE, ["C", "2r"],
          [summary.c_bound, summary.first_order]),
     )
-    fig = _figure()
+    fig = new_figure()
     for name, color, x, y in groups:
         fig.add_trace(go.Bar(
             x=x, y=y, name=name, marker=dict(color=color, line=dict(color=BLACK, width=0.5)),
             text=[fixed(v) for v in y], textposition="outside", cliponaxis=False,
             hovertemplate="%{x} = %{y:.4f}<extra>" + name + "</extra>"))
-    fig = _style(fig, title="Errors, r, d and the bounds<br><sup>uniform vote of the "
+    fig = styled(fig, title="Errors, r, d and the bounds<br><sup>uniform vote of the "
                  f"{n} voters; C-bound C defined when r < 1/2</sup>", x_title="",
                  y_title="fraction of the examples", uirevision=uirevision, height=360,
                  legend_width=420)
@@ -260,7 +259,7 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
     >>> fig.show()  # doctest: +SKIP
     """
     m = table["m"].to_numpy(float)
-    fig = _figure()
+    fig = new_figure()
     for key, name in PAC_BOUNDS.items():
         color, dash = _BOUND_LOOK[key]
         fig.add_trace(go.Scatter(
@@ -289,8 +288,9 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
             name=f"m of the step page's run ({m_run:,})",
             line=dict(color=BLACK, width=1.2, dash="dot"),
             hovertemplate="m of the step page's run = %{x:,.0f}<extra></extra>"))
-    fig = _style(fig, title=f"PAC-Bayes bounds against the sample size<br><sup>KL(Q‖P) = {_g(kl)} "
-                 f"nats; δ = {_g(delta)}; each holds with probability ≥ 1 − δ</sup>",
+    fig = styled(fig, title=f"PAC-Bayes bounds against the sample size<br><sup>KL(Q‖P) = "
+                 f"{title_number(kl)} nats; δ = {title_number(delta)}; each holds with "
+                 "probability ≥ 1 − δ</sup>",
                  x_title="training examples m (log scale)",
                  y_title="bound on the true risk of the vote", uirevision=uirevision, height=440,
                  legend_width=FULL_WIDTH, hovermode="x unified")

@@ -4,28 +4,18 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import (
-    BLACK,
-    BLUE,
-    GREEN,
-    GREY,
-    ITERATION_AXIS,
-    ORANGE,
-    PURPLE,
-    SKY,
-    VERMILION,
-    _column,
-    _figure,
-    _g,
-    _iterations,
-    _labeler,
-    _labels_of,
-    _line,
-    _safe,
-    _safe_all,
-    _style,
-    _text,
+from ._figures import line_trace, new_figure, styled
+from ._values import (
+    float_column,
+    iteration_numbers,
+    literal_label,
+    literal_text,
+    literal_texts,
+    title_number,
+    voter_namer,
+    voter_names,
 )
+from .style import BLACK, BLUE, GREEN, GREY, ITERATION_AXIS, ORANGE, PURPLE, SKY, VERMILION
 
 # ---------------------------------------------------------------- one step of CB-Boost
 
@@ -43,9 +33,9 @@ def direction_curve_figure(curve, uirevision="direction"):
     >>> fig = direction_curve_figure(run.direction_curve())   # the last step's voter
     >>> fig.show()  # doctest: +SKIP
     """
-    label = _text(curve.label, f"voter {curve.index}")
+    label = literal_label(curve.label, f"voter {curve.index}")
     alphas = np.asarray(curve.alphas, dtype=float)
-    fig = _figure()
+    fig = new_figure()
     fig.add_trace(go.Scatter(
         x=alphas, y=np.asarray(curve.c_values, dtype=float), mode="lines",
         name="C-bound along α", line=dict(color=BLUE, width=2.5),
@@ -63,10 +53,10 @@ def direction_curve_figure(curve, uirevision="direction"):
             marker=dict(symbol="star", size=16, color=VERMILION, line=dict(color=BLACK, width=1)),
             hovertemplate=("closed-form optimum<br>α* = %{x:.4g}<br>C-bound = %{y:.4g}<br>"
                            f"decrease = {curve.c_now - curve.c_star:.4g}<extra></extra>")))
-        title += f", α* = {_g(curve.alpha_star)}"
+        title += f", α* = {title_number(curve.alpha_star)}"
     else:
         title += ": no improving weight"
-    return _style(fig, title=title + "</sup>",
+    return styled(fig, title=title + "</sup>",
                   x_title="weight α of the new voter (unnormalized vote)",
                   y_title="empirical C-bound", uirevision=uirevision)
 
@@ -120,7 +110,7 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
     rule = _rule_text(candidates)
     lowers = np.asarray(getattr(candidates, "lowers", np.zeros(n, bool)), dtype=bool)
     best = np.asarray(getattr(candidates, "best_decrease", dec), dtype=float)
-    fig = _figure()
+    fig = new_figure()
     for mask, y, name, why, color in (
             (~valid & ~lowers & finite, dec, "cannot lower the C-bound",
              "no positive weight on this voter lowers the C-bound", "rgba(127,127,127,0.25)"),
@@ -134,15 +124,15 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
             continue
         fig.add_trace(go.Scattergl(
             x=grad[idx], y=y[idx], mode="markers", name=name,
-            customdata=_safe_all(_labels_of(labels, idx)),
+            customdata=literal_texts(voter_names(labels, idx)),
             marker=dict(size=5, color="rgba(0,0,0,0)", line=dict(color=color, width=1))
             if "outside" in name else dict(size=4, color=color),
             hovertemplate=(f"%{{customdata}}<br>gradient score = %{{x:.4g}}<br>{why}"
                            "<extra></extra>")))
     fig.add_trace(go.Scattergl(
         x=grad[good], y=dec[good], mode="markers", name="candidate voters",
-        customdata=np.column_stack([_safe_all(_labels_of(labels, good)), alpha[good]]) if good.size
-        else np.empty((0, 2)),
+        customdata=np.column_stack([literal_texts(voter_names(labels, good)), alpha[good]])
+        if good.size else np.empty((0, 2)),
         marker=dict(size=6, color=SKY, opacity=0.75, line=dict(color=BLUE, width=0.5)),
         hovertemplate=("%{customdata[0]}<br>gradient score = %{x:.4g}<br>"
                        "C-bound decrease = %{y:.4g}<br>α* = %{customdata[1]:.4g}"
@@ -157,10 +147,10 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
                            "C-bound decrease = %{y:.4g}<br>α* = %{customdata[1]:.4g}"
                            "<extra></extra>")))
 
-    label_of = _labeler(labels)
+    label_of = voter_namer(labels)
 
     def name(k):
-        return _safe(label_of(k))
+        return literal_text(label_of(k))
     if e_pick >= 0 and e_pick == g_pick:
         pick(e_pick, f"both rules pick: {name(e_pick)}", "star", VERMILION, 20)
     else:
@@ -175,7 +165,7 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
         shown += f"; {int(lowers.sum())} of the {n} voters lower the C-bound"
     if good.size < n_good:
         shown += f"; {good.size} shown"
-    fig = _style(fig, title=f"Which voter next?<br><sup>{shown}</sup>",
+    fig = styled(fig, title=f"Which voter next?<br><sup>{shown}</sup>",
                  x_title="gradient score −∂C/∂a_k at a_k = 0",
                  y_title="exact C-bound decrease (Property 1)", uirevision=uirevision)
     fig.update_yaxes(rangemode="tozero")
@@ -206,19 +196,19 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
     >>> fig = lockstep_figure(table)
     >>> fig.show()  # doctest: +SKIP
     """
-    it = _iterations(table)
-    ex = _column(table, "exhaustive_c_bound")
-    gr = _column(table, "gradient_c_bound")
+    it = iteration_numbers(table)
+    ex = float_column(table, "exhaustive_c_bound")
+    gr = float_column(table, "gradient_c_bound")
     agree = (table["agree"].fillna(False).astype(bool).to_numpy() if table is not None
              and "agree" in table else np.zeros(it.size, bool))
 
     def labels(col):
         if table is None or col not in table:
             return ["–"] * it.size
-        return [_text(v, "– (stopped)") for v in table[col].tolist()]
+        return [literal_label(v, "– (stopped)") for v in table[col].tolist()]
 
     ex_lab, gr_lab = labels("exhaustive_label"), labels("gradient_label")
-    fig = _figure()
+    fig = new_figure()
     fig.add_trace(go.Scatter(
         x=it, y=ex, mode="lines+markers", name="exhaustive (CB-Boost)",
         customdata=np.array(ex_lab, dtype=object), line=dict(color=BLUE, width=2.5),
@@ -234,10 +224,10 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
                                    ("gradient_all_c_bound", "gradient, every voter eligible",
                                     PURPLE)):
         if table is not None and extra_col in table:
-            fig.add_trace(_line(it, _column(table, extra_col), name, color, width=1.5,
-                                dash="dot"))
+            fig.add_trace(line_trace(it, float_column(table, extra_col), name, color, width=1.5,
+                                     dash="dot"))
     if not marks:
-        return _style(fig, title="Exhaustive vs. gradient rule, each run on its own",
+        return styled(fig, title="Exhaustive vs. gradient rule, each run on its own",
                       x_title=ITERATION_AXIS, y_title="empirical C-bound",
                       uirevision=uirevision, hovermode="x unified")
     off = np.flatnonzero(~agree)
@@ -257,6 +247,6 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
         rate = f"agree on {int(agree.sum())} of {it.size} steps ({agree.mean():.0%})"
     else:
         rate = "no steps yet"
-    fig = _style(fig, title=f"Exhaustive vs. gradient rule<br><sup>{rate}</sup>", x_title=ITERATION_AXIS,
+    fig = styled(fig, title=f"Exhaustive vs. gradient rule<br><sup>{rate}</sup>", x_title=ITERATION_AXIS,
                  y_title="empirical C-bound", uirevision=uirevision, hovermode="x unified")
     return fig

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import BLUE, GREY, ORANGE, VERMILION, _column, _figure, _labels_of, _safe_all, _style
+from ._figures import new_figure, styled
+from ._values import float_column, literal_texts, voter_names
+from .style import BLUE, GREY, ORANGE, VERMILION
 
 #: what :func:`same_vote_picks_figure` can draw: column suffix, short name, axis title, format
 QUANTITIES = {
@@ -38,31 +40,31 @@ def same_vote_picks_figure(picks, quantity="differ", c_bound=None, labels=None,
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {', '.join(QUANTITIES)}; got {quantity!r}")
     suffix, short, y_title, number = QUANTITIES[quantity]
-    it = _column(picks, "iteration")
+    it = float_column(picks, "iteration")
     differ = picks["differ"].to_numpy(dtype=bool) if len(picks) else np.zeros(0, bool)
-    names = {rule: _safe_all(_labels_of(labels, picks[f"{rule}_index"].fillna(-1)
-                                        .to_numpy(dtype=int).clip(0)))
+    names = {rule: literal_texts(voter_names(labels, picks[f"{rule}_index"].fillna(-1)
+                                            .to_numpy(dtype=int).clip(0)))
              for rule in ("exhaustive", "gradient")}
     count = f"{int(differ.sum())} of {it.size} steps"
     if quantity == "differ":
         c = np.asarray(c_bound, dtype=float)
         steps = np.arange(1, c.size + 1)
         hover = np.column_stack([names["exhaustive"], names["gradient"]]) if it.size else None
-        fig = _figure(
+        fig = new_figure(
             go.Scatter(x=steps, y=c, mode="lines+markers", name="exhaustive run", marker=dict(
                 size=5), line=dict(color=BLUE, width=2),
                 hovertemplate="iteration %{x}: C-bound %{y:.4f}<extra></extra>"),
             go.Scatter(x=it[differ], y=c[it[differ].astype(int) - 1], mode="markers",
-                       name="the gradient rule would add another voter",
-                       marker=dict(size=13, color=VERMILION, symbol="x"),
-                       customdata=hover[differ] if hover is not None else None,
-                       hovertemplate=("step %{x}: exhaustive adds %{customdata[0]}, gradient "
-                                      "would add %{customdata[1]}<extra></extra>")))
+                          name="the gradient rule would add another voter",
+                          marker=dict(size=13, color=VERMILION, symbol="x"),
+                          customdata=hover[differ] if hover is not None else None,
+                          hovertemplate=("step %{x}: exhaustive adds %{customdata[0]}, gradient "
+                                         "would add %{customdata[1]}<extra></extra>")))
         title = f"From the same vote, the rules pick different voters at {count}"
-        return _style(fig, title=title, x_title="iteration of the exhaustive run",
+        return styled(fig, title=title, x_title="iteration of the exhaustive run",
                       y_title=y_title, uirevision=uirevision)
     x = it[differ]
-    values = {rule: _column(picks, f"{rule}_{suffix}")[differ]
+    values = {rule: float_column(picks, f"{rule}_{suffix}")[differ]
               for rule in ("exhaustive", "gradient")}
     link_x = np.repeat(x, 3)
     link_y = np.column_stack([values["exhaustive"], values["gradient"],
@@ -77,5 +79,5 @@ def same_vote_picks_figure(picks, quantity="differ", c_bound=None, labels=None,
             hovertemplate=(f"step %{{x}}: {rule} pick %{{customdata}}, {short} = "
                            f"%{{y:{number}}}<extra></extra>")))
     title = f"Where the picks differ ({count}): {short} of each pick"
-    return _style(_figure(*traces), title=title, x_title="iteration of the exhaustive run",
+    return styled(new_figure(*traces), title=title, x_title="iteration of the exhaustive run",
                   y_title=y_title, uirevision=uirevision)

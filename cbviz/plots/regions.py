@@ -7,22 +7,9 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import (
-    BLACK,
-    BLUE,
-    GREEN,
-    GREY,
-    NEG,
-    POS,
-    VERMILION,
-    VOTE_SCALE,
-    YELLOW,
-    _figure,
-    _g,
-    _safe,
-    _style,
-    colorbar,
-)
+from ._figures import new_figure, styled
+from ._values import literal_text, title_number
+from .style import BLACK, BLUE, GREEN, GREY, NEG, POS, VERMILION, VOTE_SCALE, YELLOW, colorbar
 
 MAX_POINTS = 2000   # drawn per part (training, test): a browser draws this many at once
 WEBGL_FROM = 1000   # parts larger than this are drawn with WebGL (go.Scattergl)
@@ -78,7 +65,7 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
     counts, edges = np.histogram(M, bins=bins, range=(-1.0, 1.0))
     centers = (edges[:-1] + edges[1:]) / 2
     share = counts / max(M.size, 1)
-    fig = _figure()
+    fig = new_figure()
     fig.add_trace(go.Bar(
         x=centers, y=counts, width=edges[1] - edges[0], name="margins",
         customdata=np.column_stack([edges[:-1], edges[1:], share]),
@@ -94,8 +81,8 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
             x=[x, x], y=[0.0, top], mode="lines", name=name, line=dict(color=color, width=2, dash=dash),
             hovertemplate=f"{name}<br>margin = %{{x:.4g}}<extra></extra>"))
     c = 1.0 - mu1 ** 2 / mu2 if mu1 is not None and mu2 and mu1 > 0 and mu2 > 0 else 1.0
-    fig = _style(fig, title=f"Training margins<br><sup>μ₁ = {_g(mu1)}, √μ₂ = {_g(root)}, "
-                 f"C-bound = {_g(c)}</sup>",
+    fig = styled(fig, title=f"Training margins<br><sup>μ₁ = {title_number(mu1)}, "
+                 f"√μ₂ = {title_number(root)}, C-bound = {title_number(c)}</sup>",
                  x_title="margin y·F(x)/Σa (−1: all voters wrong, +1: all right)",
                  y_title="examples (count)", uirevision=uirevision, bargap=0.0,
                  xaxis=dict(range=[-1.0, 1.0], zeroline=False), yaxis=dict(range=[0.0, top]))
@@ -149,8 +136,8 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     if Z.shape != (gy.size - 1, gx.size - 1):
         raise ValueError(f"Z has shape {Z.shape}; cells between these edges need "
                          f"({gy.size - 1}, {gx.size - 1}) (rows follow ye, columns xe)")
-    fx, fy = (_safe(n) for n in feature_names)
-    fig = _figure()
+    fx, fy = (literal_text(n) for n in feature_names)
+    fig = new_figure()
     fig.add_trace(go.Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
         colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False, showscale=show_scale,
@@ -186,7 +173,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     for s in ([] if stump is None else [stump] if isinstance(stump, Mapping) else stump):
         feature, t = int(s["feature"]), float(s["threshold"])
         name = s.get("name", "new voter: {label}").format(
-            label=_safe(s["label"]) if "label" in s else f"{(fx, fy)[feature]} > {t:.4g}")
+            label=literal_text(s["label"]) if "label" in s else f"{(fx, fy)[feature]} > {t:.4g}")
         if feature == 0:
             x, y = [t, t], [gy.min(), gy.max()]
         else:
@@ -200,7 +187,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
             "" if show_scale else " from −1 (deep blue) through 0 (white) to +1 (deep red)")
     note = sample_note(counts)
     subtitle = subtitle + (f"<br>{note}" if note else "")
-    return _style(fig, title=f"{title}<br><sup>{subtitle}</sup>", x_title=fx, y_title=fy,
+    return styled(fig, title=f"{title}<br><sup>{subtitle}</sup>", x_title=fx, y_title=fy,
                   uirevision=uirevision, height=height,
                   xaxis=dict(range=[gx[0], gx[-1]], showgrid=False, zeroline=False,
                              constrain="domain"),
@@ -233,7 +220,7 @@ def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="pr
     k = min(2, vt.shape[0])
     axes = vt[:k].T if k == 2 else np.column_stack([vt[0], np.zeros(vt.shape[1])])
     share = eigval / max(float(np.sum(eigval)), 1e-300)
-    fig = _figure()
+    fig = new_figure()
     counts = {}
     for X, y, part, filled in ((X_train, y_train, "train", True), (X_test, y_test, "test", False)):
         if X is None or y is None:
@@ -253,7 +240,7 @@ def projection_figure(X_train, y_train, X_test=None, y_test=None, uirevision="pr
                 hovertemplate=f"{name}<br>PC1 = %{{x:.4g}}<br>PC2 = %{{y:.4g}}<extra></extra>"))
     pc2 = share[1] if share.size > 1 else 0.0
     note = sample_note(counts)
-    fig = _style(fig, title="The data on their first two principal axes<br><sup>standardized "
+    fig = styled(fig, title="The data on their first two principal axes<br><sup>standardized "
                  "features, axes fitted on the training part" + (f"; {note}" if note else "")
                  + "</sup>",
                  x_title=f"PC1 ({share[0]:.0%} of the variance)", y_title=f"PC2 ({pc2:.0%} of the variance)",

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .style import _labels_of
+from ._values import voter_names
 
 # ---------------------------------------------------------------- tables
 
@@ -42,7 +42,7 @@ def weights_table(record, describe, added=None):
     total = weights.sum()
     table = pd.DataFrame({
         "iteration added": pd.array([order.get(int(k)) for k in support], dtype="Int64"),
-        "voter": [str(v) for v in _labels_of(describe, support)] if support.size else [],
+        "voter": [str(v) for v in voter_names(describe, support)] if support.size else [],
         "alpha": weights,
         "share of the vote Q": weights / total if total > 0 else np.zeros_like(weights),
     })

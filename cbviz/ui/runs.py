@@ -8,7 +8,7 @@ import streamlit as st
 from .. import progress
 from ..algorithms.base import ParameterError
 from ..algorithms.registry import ALGORITHMS, make_algorithm
-from ..data.core import _short
+from ..data._common import short_repr
 from . import tasks
 from .messages import for_app
 from .sidebar import RUN_PREFIX
@@ -134,7 +134,7 @@ def read_json(raw):
         raise ValueError("'settings' and 'run' must be JSON objects")
     algorithm = run.get("algorithm", "cbboost")
     if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {_short(algorithm)}; known: "
+        raise ValueError(f"unknown algorithm {short_repr(algorithm)}; known: "
                          f"{', '.join(ALGORITHMS)}")
     params = run.get("params", {"direction": run.get("direction", "exhaustive")}
                      if algorithm == "cbboost" else {})
@@ -144,13 +144,13 @@ def read_json(raw):
     known = {p.name: p for p in spec.params}
     for name, value in params.items():
         if name not in known:
-            raise ValueError(f"{spec.name} has no hyper-parameter {_short(name, 40)}")
+            raise ValueError(f"{spec.name} has no hyper-parameter {short_repr(name, 40)}")
         _check_param(known[name], value)
     for key, limit in (("max_iter", "max_iter"), ("iterations", "steps")):
         low, high = RUN_LIMITS[limit]
         value = run.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{key} must be an integer in [{low}, {high}]; got {_short(value)}")
+            raise ValueError(f"{key} must be an integer in [{low}, {high}]; got {short_repr(value)}")
     return payload["settings"], {"algorithm": algorithm, "params": params,
                                  "max_iter": run["max_iter"], "iterations": run["iterations"]}
 
@@ -160,18 +160,18 @@ def _check_param(param, value):
     if param.kind == "choice":
         if not any(type(value) is type(c) and value == c for c in param.choices):
             allowed = ", ".join("null" if c is None else str(c) for c in param.choices)
-            raise ValueError(f"{param.name} must be one of {allowed}; got {_short(value)}")
+            raise ValueError(f"{param.name} must be one of {allowed}; got {short_repr(value)}")
     elif param.kind == "bool":
         if not isinstance(value, bool):
-            raise ValueError(f"{param.name} must be true or false; got {_short(value)}")
+            raise ValueError(f"{param.name} must be true or false; got {short_repr(value)}")
     elif isinstance(value, bool) or not isinstance(value, int if param.kind == "int"
                                                   else (int, float)):
         kind = "an integer" if param.kind == "int" else "a number"
         raise ValueError(f"{param.name} must be in [{param.low}, {param.high}]; cannot read "
-                         f"{_short(value)} as {kind}")
+                         f"{short_repr(value)} as {kind}")
     elif not param.low <= value <= param.high:
         raise ValueError(f"{param.name} must be in [{param.low}, {param.high}]; got "
-                         f"{_short(value)}")
+                         f"{short_repr(value)}")
 
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0)

@@ -6,7 +6,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_array
 
-from ..data.core import MAX_SEED, _short
+from ..data._common import short_repr
+from ..data.core import MAX_SEED
 from .operators import DenseOperator
 from .stump_operator import StumpOperator
 
@@ -65,7 +66,7 @@ def _check_random_state(value):
             and 0 <= value <= MAX_SEED:
         return int(value)
     raise ValueError(f"random_state must be None or an integer in [0, {MAX_SEED}] (NumPy's seed "
-                     f"range); got {_short(value)}")
+                     f"range); got {short_repr(value)}")
 
 
 def _positive_int(value):

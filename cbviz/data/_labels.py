@@ -7,7 +7,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from .core import DataError, _fmt, _py, _short, _sort_key
+from ._common import class_sort_key, label_text, python_scalar, short_repr
+from .core import DataError
 
 _REST = ("rest", "others", "all", "*")
 
@@ -17,12 +18,12 @@ def _binary_positive(a, b):
     numeric = all(isinstance(v, (bool, numbers.Number)) and not isinstance(v, str) for v in (a, b))
     if numeric and ({a, b} == {0, 1} or {a, b} == {-1, 1}):
         return a if a == 1 else b
-    return sorted((a, b), key=_sort_key)[1]
+    return sorted((a, b), key=class_sort_key)[1]
 
 
 def _match_class(value, classes, where):
     """Find ``value`` among ``classes`` (exactly, else by its text: '4' finds 4)."""
-    value = _py(value)
+    value = python_scalar(value)
     for c in classes:
         if type(c) is type(value) and c == value:
             return c
@@ -33,8 +34,8 @@ def _match_class(value, classes, where):
     for c in classes:
         if str(c) == text:
             return c
-    shown = ", ".join(_fmt(c) for c in classes[:40]) + (" ..." if len(classes) > 40 else "")
-    raise DataError(f"class {_fmt(value)} is not in {where}; valid classes: {shown}")
+    shown = ", ".join(label_text(c) for c in classes[:40]) + (" ..." if len(classes) > 40 else "")
+    raise DataError(f"class {label_text(value)} is not in {where}; valid classes: {shown}")
 
 
 def _parse_pair(pair):
@@ -43,19 +44,19 @@ def _parse_pair(pair):
         if len(parts) == 2:
             return parts[0].strip(), parts[1].strip()
     elif isinstance(pair, (tuple, list, np.ndarray)) and len(pair) == 2:
-        return _py(pair[0]), _py(pair[1])
+        return python_scalar(pair[0]), python_scalar(pair[1])
     raise DataError(f"pair must be two class labels such as (4, 9), ('a', 'b') or ('a', 'rest'); "
-                    f"got {_short(pair)}")
+                    f"got {short_repr(pair)}")
 
 
 def _class_listing(labels, classes, limit=20):
     counts = pd.Series(labels).value_counts()
-    shown = [f"{_fmt(_py(c))} ({int(n)})" for c, n in counts.iloc[:limit].items()]
+    shown = [f"{label_text(python_scalar(c))} ({int(n)})" for c, n in counts.iloc[:limit].items()]
     more = f" and {len(classes) - limit} more" if len(classes) > limit else ""
     return ", ".join(shown) + more
 
 
-def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=None):
+def binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=None):
     """Turn original labels into -1/+1.
 
     Returns (keep mask or None, y on kept rows, label_mapping, notes).
@@ -63,8 +64,8 @@ def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=No
     if pair is not None and one_vs_rest is not None:
         raise DataError("give either pair=(a, b) or one_vs_rest=a, not both")
     if len(classes) < 2:
-        what = f"column {_fmt(column)}" if column is not None else where
-        only = _fmt(classes[0]) if classes else "(none)"
+        what = f"column {label_text(column)}" if column is not None else where
+        only = label_text(classes[0]) if classes else "(none)"
         raise DataError(f"only one class {only} in {what}; need two")
     positive = negative = None
     if pair is not None:
@@ -76,7 +77,8 @@ def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=No
         else:
             negative = _match_class(b, classes, where)
             if negative == positive and type(negative) is type(positive):
-                raise DataError(f"pair needs two different classes; got {_fmt(positive)} twice")
+                raise DataError(f"pair needs two different classes; got "
+                                f"{label_text(positive)} twice")
     elif one_vs_rest is not None:
         one_vs_rest = _match_class(one_vs_rest, classes, where)
     elif len(classes) == 2:
@@ -90,17 +92,18 @@ def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=No
         hint = (" (many distinct values: is this the right label column?)"
                 if len(classes) > 20 else "")
         raise DataError(
-            f"column {_fmt(col)} has {len(classes)} classes: "
+            f"column {label_text(col)} has {len(classes)} classes: "
             f"{_class_listing(labels, classes)}{hint}. "
-            f"Pick two with pair=({_fmt(a)}, {_fmt(b)}) (the first -> +1, the second -> -1) "
-            f"or one class against the rest with one_vs_rest={_fmt(a)} "
-            f"({_fmt(a)} -> +1, others -> -1).")
+            f"Pick two with pair=({label_text(a)}, {label_text(b)}) "
+            "(the first -> +1, the second -> -1) "
+            f"or one class against the rest with one_vs_rest={label_text(a)} "
+            f"({label_text(a)} -> +1, others -> -1).")
 
     if one_vs_rest is not None:
         is_pos = labels == one_vs_rest
         mapping = {c: (1 if c == one_vs_rest and type(c) is type(one_vs_rest) else -1)
                    for c in classes}
-        notes = (f"one vs rest: {_fmt(one_vs_rest)} -> +1, the other {len(classes) - 1} "
+        notes = (f"one vs rest: {label_text(one_vs_rest)} -> +1, the other {len(classes) - 1} "
                  "classes -> -1",)
         return None, np.where(is_pos, 1, -1), mapping, notes
     is_pos = labels == positive
@@ -109,7 +112,7 @@ def _binarize(labels, classes, pair, one_vs_rest, default_pair, where, column=No
     mapping = {positive: 1, negative: -1}
     if len(classes) == 2:
         return None, np.where(is_pos, 1, -1), mapping, ()
-    notes = (f"class pair {_fmt(positive)} (+1) vs {_fmt(negative)} (-1): "
+    notes = (f"class pair {label_text(positive)} (+1) vs {label_text(negative)} (-1): "
              f"{int(keep.sum())} of {len(labels)} rows",)
     return keep, np.where(is_pos[keep], 1, -1), mapping, notes
 

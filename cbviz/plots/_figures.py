@@ -1,0 +1,138 @@
+"""How every figure is built: a figure that skips re-validation, the layout all share
+(title, legend, margins) and the common traces."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from .style import GREY, HEIGHT, ITERATION_AXIS, MARGIN_RIGHT, SUBTITLE_STYLE, colorbar_room
+
+_TEMPLATE = pio.templates["plotly_white"]
+
+
+def _shown_colorbars(fig):
+    """The colorbars of ``fig`` Plotly draws (of traces that do not hide their scale)."""
+    return [t.colorbar.to_plotly_json() for t in fig.data
+            if "colorbar" in t and getattr(t, "showscale", None) is not False]
+
+
+def new_figure(*traces):
+    """A new figure that skips Plotly's re-validation of every update.
+
+    Each trace object is validated when it is built (``go.Scatter(...)``); the figure-level
+    checks repeat that work and cost about 3/4 of a figure's build time, which a Step pays for
+    every chart on screen.  The tests serialize every figure, so a wrong property still fails.
+    """
+    fig = go.Figure(_validate=False)
+    for trace in traces:
+        fig.add_trace(trace)
+    return fig
+
+
+def styled(fig, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermode="closest",
+           legend_width=400, xaxis=None, yaxis=None, **layout):
+    """The figure with the layout every figure shares; legend shown when more than one trace
+    has one.  ``xaxis``, ``yaxis`` and ``layout`` add to (or override) that layout.
+
+    Returns a new figure (the traces of ``fig`` and its layout so far, with this layout
+    merged in), made in one go: Plotly's ``update_layout`` walks every key it is given and
+    costs about 10 times more, on every chart of every Step.  The margins are set here
+    (title lines, legend rows) and not grown by Plotly (``automargin``): measuring and growing
+    them costs the browser a second layout pass on every redraw.  The right margin holds the
+    figure's colorbar, if it shows one (:func:`.style.colorbar`).
+    """
+    shown = [t for t in fig.data if t.showlegend is not False]
+    multi = len(shown) > 1
+    legend_room = _legend_rows(shown, legend_width) * 21 if multi else 0
+    right = max([MARGIN_RIGHT, *map(colorbar_room, _shown_colorbars(fig))])
+    title, title_lines = _readable_title(title, legend_width)
+    x = {"title": {"text": x_title}, "automargin": False}
+    if x_title == ITERATION_AXIS:  # whole iterations only: no 1.5 ticks on short runs
+        last = max((np.nanmax(np.asarray(t.x, dtype=float)) for t in fig.data
+                    if t.x is not None and len(t.x)), default=1.0)
+        x.update(tickformat="d", dtick=1 if last <= 12 else None)
+    shared = dict(
+        template=_TEMPLATE,
+        title=dict(text=title, x=0.0, xref="paper", xanchor="left",
+                   y=1.0, yref="container", yanchor="top", pad=dict(t=12),
+                   font=dict(size=15)),
+        height=height + legend_room,
+        uirevision=uirevision,
+        hovermode=hovermode,
+        showlegend=multi,
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=0.0, yref="container",
+                    yanchor="bottom", font=dict(size=11), itemsizing="constant"),
+        margin=dict(l=64, r=right, t=50 + 18 * title_lines, b=60 + legend_room, autoexpand=False),
+        font=dict(size=12),
+        xaxis={**x, **(xaxis or {})},
+        yaxis={"title": {"text": y_title}, "automargin": False, **(yaxis or {})},
+        **layout,
+    )
+    merged = _merge(fig.layout.to_plotly_json(), shared)
+    return go.Figure(data=[t.to_plotly_json() for t in fig.data], layout=merged,
+                     _validate=False)
+
+
+def _merge(base, extra):
+    """``base`` updated by ``extra``, nested dictionaries merged key by key."""
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _readable_title(title, width):
+    """Subtitle (after ``<br><sup>``) at 12 px instead of Plotly's ~9 px superscript, wrapped
+    on "; " so it fits a plot about ``width`` px wide; returns ``(text, subtitle lines)``."""
+    head, sep, sub = title.partition("<br><sup>")
+    if not sep:
+        return title, 1
+    sub = sub.removesuffix("</sup>")
+    per_line = max(40, int(width / 6.2))
+    lines, line = [], ""
+    for part in sub.split("; "):
+        candidate = f"{line}; {part}" if line else part
+        if line and len(candidate) > per_line:
+            lines.append(line + ";")
+            line = part
+        else:
+            line = candidate
+    lines.append(line)
+    body = "<br>".join(f"<span style='{SUBTITLE_STYLE}'>{x}</span>" for x in lines)
+    return f"{head}<br>{body}", 1 + len(lines)
+
+
+def _legend_rows(traces, width=400):
+    """Rows of the horizontal legend under the plot, so the bottom margin can hold it.
+
+    Plotly puts a horizontal legend on one row when it fits and otherwise on a grid of
+    equal columns as wide as the widest entry; estimated for a plot about 400 px wide
+    (half the main area of a 1280 px screen with the sidebar open).
+    """
+    widths = [40 + 5.6 * len(str(t.name or "")) for t in traces]
+    if sum(widths) <= width:
+        rows = 1
+    else:
+        rows = math.ceil(len(widths) / max(1, int(width // max(widths))))
+    return rows
+
+
+def iteration_marker(current, y_low, y_high):
+    """Vertical dotted line at the selected iteration, as a trace named "current iteration"."""
+    return go.Scatter(
+        x=[current, current], y=[y_low, y_high], mode="lines", name="current iteration",
+        line=dict(color=GREY, width=1.5, dash="dot"),
+        hovertemplate="selected iteration %{x}<extra></extra>")
+
+
+def line_trace(x, y, name, color, *, width=2, dash=None, fmt=".4g", **kwargs):
+    return go.Scatter(
+        x=x, y=y, mode="lines+markers" if len(x) <= 60 else "lines", name=name,
+        line=dict(color=color, width=width, dash=dash), marker=dict(size=4),
+        hovertemplate=f"{name} = %{{y:{fmt}}}<extra></extra>", **kwargs)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ... import bounds
 from ...voters import StumpOperator
-from ...voters import _threads
+from ...voters._threads import helper_pool
 from ..base import ParameterError, Run, check_delta, check_int
 from ._line_min import EXPONENTIAL, QUADRATIC, line_min
 from ._sweeps import BLOCK, stump_pass
@@ -174,7 +174,7 @@ class KLBoostRun(Run):
         return the largest ``|change|``."""
         if self._stumps is None:
             return max((abs(self._coordinate(k)) for k in order), default=0.0)
-        pool = _threads.helper_pool()  # patterns ahead
+        pool = helper_pool()  # patterns ahead
         return stump_pass(*self._stumps, order, self.y, self._margin, self._w, self._loss.kind,
                           self.C, self.gamma, float(self.y.size), self._block, pool)
 

@@ -1,8 +1,8 @@
 """The shared sidebar: data set, split, normalization, noise, voter pool and delta.
 
-Drawn once per script run by ``app.py``.  The settings live in one session-state dict
-(``STORE``) that survives runs in which a widget is hidden (Streamlit forgets the state of a
-widget that is not drawn): every widget (key ``s_<field>``) is filled from the store before it
+Drawn once per script run by the app's entry script (``cbviz/app/streamlit_app.py``).  The
+settings live in one session-state dict (``STORE``) that survives runs in which a widget is
+hidden (Streamlit forgets the state of a widget that is not drawn): every widget (key ``s_<field>``) is filled from the store before it
 is drawn and writes back to it when changed.  The URL query string mirrors the store, so a
 link reproduces the view.  Changing the data or the voters resets every run, with a notice.
 """
@@ -291,7 +291,7 @@ def publish_sidebar():
 def require_problem():
     """The settings and problem of this run; a clear message and stop when there is none.
 
-    ``app.py`` draws the sidebar before the page; a page script run on its own (as
+    The entry script draws the sidebar before the page; a page script run on its own (as
     ``AppTest`` does after a page switch) draws it here instead.
     """
     if not st.session_state.pop("sidebar_drawn", False):

@@ -4,7 +4,8 @@ Drawn once per script run by the app's entry script (``cbviz/app/streamlit_app.p
 settings live in one session-state dict (``STORE``) that survives runs in which a widget is
 hidden (Streamlit forgets the state of a widget that is not drawn): every widget (key
 ``s_<field>``) is filled from the store before it is drawn and writes back to it when
-changed.  The URL query string mirrors the store, so a link reproduces the view.  Changing the data or the voters resets every run, with a notice.
+changed.  The URL query string mirrors the store, so a link reproduces the view.  Changing
+the data or the voters resets every run, with a notice.
 """
 from __future__ import annotations
 

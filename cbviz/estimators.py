@@ -28,10 +28,18 @@ _ATTRS_DOC = """Attributes
 
 
 class _VoteClassifier(ClassifierMixin, BaseEstimator):
-    """Shared fit / predict / staged replay; subclasses give ``_algorithm()``."""
+    """Shared fit / predict / staged replay; subclasses name their algorithm's ``_factory``.
+
+    The hyper-parameters besides ``pool`` are the factory's: their allowed values are its
+    ``_parameter_constraints`` (:mod:`cbviz.constraints`), checked when ``fit`` makes it.
+    """
+
+    _factory = None
 
     def _algorithm(self):
-        raise NotImplementedError
+        params = self.get_params(deep=False)
+        params.pop("pool")
+        return self._factory(**params)
 
     def fit(self, X, y):
         """Fit the voter pool on ``X`` and run the algorithm to its end.
@@ -124,6 +132,8 @@ class CBBoostClassifier(_VoteClassifier):
     {attrs}
     """
 
+    _factory = CBBoost
+
     def __init__(self, pool=None, max_iter=100, direction="exhaustive", eligible="theorem3",
                  reuse_voters=False, delta=0.05):
         self.pool = pool
@@ -132,10 +142,6 @@ class CBBoostClassifier(_VoteClassifier):
         self.eligible = eligible
         self.reuse_voters = reuse_voters
         self.delta = delta
-
-    def _algorithm(self):
-        return CBBoost(max_iter=self.max_iter, direction=self.direction, delta=self.delta,
-                       eligible=self.eligible, reuse_voters=self.reuse_voters)
 
 
 class MinCqClassifier(_VoteClassifier):
@@ -154,14 +160,13 @@ class MinCqClassifier(_VoteClassifier):
     {attrs}
     """
 
+    _factory = MinCq
+
     def __init__(self, pool=None, mu=0.05, form="quasi_uniform", delta=0.05):
         self.pool = pool
         self.mu = mu
         self.form = form
         self.delta = delta
-
-    def _algorithm(self):
-        return MinCq(mu=self.mu, form=self.form, delta=self.delta)
 
 
 class CqBoostClassifier(_VoteClassifier):
@@ -172,7 +177,7 @@ class CqBoostClassifier(_VoteClassifier):
     {pool}
     mu : float in (0, 1]
         First moment of the margin imposed by the restricted programs.
-    epsilon : float > 0
+    epsilon : float >= 0
         Stop when no column's edge exceeds the dual variable by more than epsilon.
     max_iter : int
         Maximum number of columns.
@@ -182,15 +187,14 @@ class CqBoostClassifier(_VoteClassifier):
     {attrs}
     """
 
+    _factory = CqBoost
+
     def __init__(self, pool=None, mu=0.05, epsilon=1e-6, max_iter=100, delta=0.05):
         self.pool = pool
         self.mu = mu
         self.epsilon = epsilon
         self.max_iter = max_iter
         self.delta = delta
-
-    def _algorithm(self):
-        return CqBoost(mu=self.mu, epsilon=self.epsilon, max_iter=self.max_iter, delta=self.delta)
 
 
 class QuadBoostClassifier(_VoteClassifier):
@@ -215,6 +219,8 @@ class QuadBoostClassifier(_VoteClassifier):
     {attrs}
     """
 
+    _factory = QuadBoost
+
     def __init__(self, pool=None, regularization=None, lam=None, alpha_max=1.0, max_iter=100,
                  reweight=False, delta=0.05):
         self.pool = pool
@@ -225,11 +231,6 @@ class QuadBoostClassifier(_VoteClassifier):
         self.reweight = reweight
         self.delta = delta
 
-    def _algorithm(self):
-        return QuadBoost(regularization=self.regularization, lam=self.lam,
-                         alpha_max=self.alpha_max, max_iter=self.max_iter,
-                         reweight=self.reweight, delta=self.delta)
-
 
 class KLBoostClassifier(_VoteClassifier):
     """The KL-regularized learner (Germain et al. 2009, Algorithm 1) as a scikit-learn classifier.
@@ -238,21 +239,23 @@ class KLBoostClassifier(_VoteClassifier):
     ----------
     {pool}
     loss : {{"quadratic", "exponential"}}
-    C : float > 0
+    C : float in (0, 1e6]
         Weight of the empirical loss against KL(Q||P).
-    gamma : float > 0
+    gamma : float in [1e-4, 1e4]
         Margin scale inside the loss.
-    epsilon : float > 0
+    epsilon : float in (0, 1]
         Stop when no weight moves by more than epsilon in a pass.
     max_iter : int
         Maximum number of passes over the voters.
-    random_state : int or None
+    random_state : int >= 0 or None
         Seed of the order of the coordinates in each pass.
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
     {attrs}
     """
+
+    _factory = KLBoost
 
     def __init__(self, pool=None, loss="quadratic", C=1.0, gamma=0.1, epsilon=1e-6, max_iter=100,
                  random_state=0, delta=0.05):
@@ -264,10 +267,6 @@ class KLBoostClassifier(_VoteClassifier):
         self.max_iter = max_iter
         self.random_state = random_state
         self.delta = delta
-
-    def _algorithm(self):
-        return KLBoost(loss=self.loss, C=self.C, gamma=self.gamma, epsilon=self.epsilon,
-                       max_iter=self.max_iter, random_state=self.random_state, delta=self.delta)
 
 
 class VEBBoostClassifier(_VoteClassifier):
@@ -286,14 +285,13 @@ class VEBBoostClassifier(_VoteClassifier):
     {attrs}
     """
 
+    _factory = VEBBoost
+
     def __init__(self, pool=None, lam=0.5, max_iter=100, delta=0.05):
         self.pool = pool
         self.lam = lam
         self.max_iter = max_iter
         self.delta = delta
-
-    def _algorithm(self):
-        return VEBBoost(lam=self.lam, max_iter=self.max_iter, delta=self.delta)
 
 
 class AdaBoostClassifier(_VoteClassifier):
@@ -310,13 +308,12 @@ class AdaBoostClassifier(_VoteClassifier):
     {attrs}
     """
 
+    _factory = AdaBoost
+
     def __init__(self, pool=None, max_iter=100, delta=0.05):
         self.pool = pool
         self.max_iter = max_iter
         self.delta = delta
-
-    def _algorithm(self):
-        return AdaBoost(max_iter=self.max_iter, delta=self.delta)
 
 
 for _cls in (CBBoostClassifier, MinCqClassifier, CqBoostClassifier, QuadBoostClassifier,

@@ -10,13 +10,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import data
-from .data._common import short_repr
+from .constraints import Boolean, Interval, Options, ParameterError, refusal
 from .data.csv_files import MAX_NAME_CHARS
 from .voters import HyperplanePool, RBFPool, StumpPool
 
@@ -25,15 +24,23 @@ __all__ = ["Settings", "Problem", "build_problem", "POOLS", "NoFileYet"]
 POOLS = ("stumps", "hyperplanes", "rbf")
 SOURCES = ("toy", "real", "csv")
 THRESHOLD_CHOICES = ("1", "2", "3", "5", "10", "20", "50", "100", "all")
-# allowed ranges of the numeric settings (inclusive), also the sidebar widgets' ranges
-LIMITS = {
-    "n_samples": (20, 20000), "toy_noise": (0.0, 1.0), "data_seed": (0, 10**6),
-    "train_ratio": (0.1, 0.9), "split_seed": (0, 10**6), "feature_noise": (0.0, 5.0),
-    "label_noise": (0.0, 0.45),
-    "n_pool": (1, 2000), "prior_fraction": (0.0, 0.8), "delta": (0.001, 1.0),
+OWNER = "the data settings"   # names the settings in a refusal (cbviz.constraints)
+# the allowed values of the settings of fixed type and range (the text fields real, pair and
+# csv_label are checked against the catalogue and the file); delta is the app's range, within
+# the algorithms' (0, 1]
+CONSTRAINTS = {
+    "source": Options(SOURCES), "toy": Options(data.TOY_KINDS),
+    "n_samples": Interval(int, 20, 20000), "toy_noise": Interval(float, 0, 1),
+    "data_seed": Interval(int, 0, 10**6), "csv_drop_nan": Boolean(),
+    "train_ratio": Interval(float, 0.1, 0.9), "split_seed": Interval(int, 0, 10**6),
+    "normalize": Boolean(), "feature_noise": Interval(float, 0, 5),
+    "label_noise": Interval(float, 0, 0.45), "pool": Options(POOLS),
+    "n_thresholds": Options(THRESHOLD_CHOICES), "n_pool": Interval(int, 1, 2000),
+    "prior_fraction": Interval(float, 0, 0.8), "delta": Interval(float, 0.001, 1),
 }
-CHOICES = {"source": SOURCES, "pool": POOLS, "toy": data.TOY_KINDS,
-           "n_thresholds": THRESHOLD_CHOICES}
+# the sidebar widgets' ranges and choices, read from CONSTRAINTS
+LIMITS = {name: (c.low, c.high) for name, c in CONSTRAINTS.items() if isinstance(c, Interval)}
+CHOICES = {name: c.choices for name, c in CONSTRAINTS.items() if isinstance(c, Options)}
 
 
 MAX_PAIR_CHARS = 100  # "a vs b" of two class labels
@@ -43,9 +50,10 @@ MAX_PAIR_CHARS = 100  # "a vs b" of two class labels
 class Settings:
     """Everything that defines the data and the voters of a run.
 
-    Construction checks every field (type and allowed values: :data:`LIMITS`, :data:`CHOICES`,
-    the catalogue's real data sets, text lengths) and raises :class:`~cbviz.data.DataError`
-    naming the field and what it accepts.
+    Construction checks every field (type and allowed values: :data:`CONSTRAINTS`, the
+    catalogue's real data sets, text lengths) and raises :class:`~cbviz.data.DataError`
+    naming the field and what it accepts, worded as every parameter's refusal
+    (:func:`cbviz.constraints.refusal`, owner "the data settings").
     """
 
     source: str = "toy"
@@ -70,7 +78,7 @@ class Settings:
 
     def __post_init__(self):
         for f in dataclasses.fields(self):
-            _check_field(f.name, f.type, getattr(self, f.name))
+            _check_field(f.name, getattr(self, f.name))
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -194,40 +202,31 @@ def _read_field(kind, raw):
     return raw
 
 
-def _check_field(name, kind, value):
-    """Raise DataError unless ``value`` is allowed for setting ``name`` (of type ``kind``)."""
-    got = short_repr(value)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise data.DataError(f"{name}: cannot read {got} as bool (true or false)")
-    elif name in LIMITS:
-        low, high = LIMITS[name]
-        what = f"{name} (the prior part)" if name == "prior_fraction" else name
-        typed = (numbers.Integral if kind == "int" else numbers.Real)
-        if isinstance(value, bool) or not isinstance(value, typed):
-            raise data.DataError(f"{what} must be in [{low}, {high}]; cannot read {got} as "
-                                 f"{'an integer' if kind == 'int' else 'a number'}")
-        if not low <= value <= high:
-            raise data.DataError(f"{what} must be in [{low}, {high}]; got {got}")
-    elif not isinstance(value, str):
-        raise data.DataError(f"{name} must be text; got {got}")
-    elif name in CHOICES:
-        if value not in CHOICES[name]:
-            raise data.DataError(f"{name} must be one of {', '.join(CHOICES[name])}; got {got}")
-    elif name == "real":
+def _check_field(name, value):
+    """Raise DataError unless ``value`` is allowed for setting ``name``."""
+    if name in CONSTRAINTS:
+        try:
+            CONSTRAINTS[name].check(value, name, OWNER)
+        except ParameterError as exc:
+            raise data.DataError(str(exc)) from None
+        return
+    if not isinstance(value, str):
+        raise refusal(name, OWNER, "text", value, data.DataError)
+    if name == "real":
         names = data.real_names()
         if value not in names:
             close = difflib.get_close_matches(value[:60].lower(), names, n=3, cutoff=0.6)
             hint = f" Close names: {', '.join(close)}." if close else ""
-            raise data.DataError(f"real must be a data set of the catalogue ({len(names)} names: "
-                                 f"{', '.join(names[:3])}, ...); got {got}.{hint}")
+            raise data.DataError(str(refusal(
+                name, OWNER, f"a data set of the catalogue ({len(names)} names: "
+                f"{', '.join(names[:3])}, ...)", value)) + hint)
     elif name == "pair":
         if len(value) > MAX_PAIR_CHARS or (value.strip() and _pair_parts(value) is None):
-            raise data.DataError(f"pair must be empty, 'a vs b' or 'a vs rest' (at most "
-                                 f"{MAX_PAIR_CHARS} characters); got {got}")
+            raise refusal(name, OWNER, f"empty, 'a vs b' or 'a vs rest' (at most "
+                          f"{MAX_PAIR_CHARS} characters)", value, data.DataError)
     elif name == "csv_label" and len(value) > MAX_NAME_CHARS:
-        raise data.DataError(f"csv_label must be empty or a column name of at most "
-                             f"{MAX_NAME_CHARS} characters; got {got}")
+        raise refusal(name, OWNER, f"empty or a column name of at most {MAX_NAME_CHARS} "
+                      "characters", value, data.DataError)
 
 
 def _boolean(raw):

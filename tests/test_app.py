@@ -148,12 +148,19 @@ def test_unknown_class_in_link_falls_back_to_a_valid_pair():
 
 
 @pytest.mark.parametrize("key, value, message", [
-    ("n_thresholds", "lots", "n_thresholds must be one of 1, 2, 3, 5, 10, 20, 50, 100, all"),
-    ("toy_noise", "7", "toy_noise must be in [0.0, 1.0]"),
-    ("train_ratio", "0.95", "train_ratio must be in [0.1, 0.9]"),
-    ("n_samples", "999999999", "n_samples must be in [20, 20000]"),
-    ("data_seed", "10" * 30, "data_seed must be in [0, 1000000]"),
-    ("normalize", "maybe", "normalize: cannot read 'maybe' as bool"),
+    ("n_thresholds", "lots", "The 'n_thresholds' parameter of the data settings must be one of "
+                             "'1', '2', '3', '5', '10', '20', '50', '100', 'all'. Got 'lots' "
+                             "instead."),
+    ("toy_noise", "7", "The 'toy_noise' parameter of the data settings must be a float in "
+                       "[0, 1]. Got 7.0 instead."),
+    ("train_ratio", "0.95", "The 'train_ratio' parameter of the data settings must be a float "
+                            "in [0.1, 0.9]. Got 0.95 instead."),
+    ("n_samples", "999999999", "The 'n_samples' parameter of the data settings must be an int "
+                               "in [20, 20000]. Got 999999999 instead."),
+    ("data_seed", "10" * 30, "The 'data_seed' parameter of the data settings must be an int in "
+                             "[0, 1000000]. Got 1010101010"),
+    ("normalize", "maybe", "The 'normalize' parameter of the data settings must be a bool. "
+                           "Got 'maybe' instead."),
 ])
 def test_one_bad_value_in_a_link_is_named_and_the_rest_applies(key, value, message):
     at = app(STEP, **{key: value, "toy": "spirals", "n_samples": "210"} if key != "n_samples"
@@ -167,7 +174,8 @@ def test_one_bad_value_in_a_link_is_named_and_the_rest_applies(key, value, messa
 
 def test_unknown_data_set_in_a_link_is_named():
     at = app(STEP, source="real", real="no_such_set", split_seed="3")
-    assert "real must be a data set of the catalogue" in shown(at.warning[0].value)
+    assert ("The 'real' parameter of the data settings must be a data set of the catalogue"
+            in shown(at.warning[0].value))
     assert at.session_state["settings_store"]["split_seed"] == 3
 
 
@@ -286,11 +294,13 @@ def test_settings_json_round_trip_replays_the_same_run():
     (b"{not json", "not a JSON file"),
     (b'{"a": 1}', "not exported by cbviz"),
     (b'{"settings": {}, "run": {"direction": "sideways", "max_iter": 3, "iterations": 1}}',
-     "direction must be one of"),
+     r"^The 'direction' parameter of CBBoost must be one of 'exhaustive', 'gradient'\. "
+     r"Got 'sideways' instead\.$"),
     (b'{"settings": {}, "run": {"algorithm": "magic", "max_iter": 3, "iterations": 1}}',
      "unknown algorithm"),
     (b'{"settings": {}, "run": {"algorithm": "cqboost", "params": {"mu": 7}, "max_iter": 3, '
-     b'"iterations": 1}}', "mu must be in"),
+     b'"iterations": 1}}',
+     r"^The 'mu' parameter of CqBoost must be a float in \(0, 1\]\. Got 7 instead\.$"),
     (b'{"settings": [], "run": {}}', "must be JSON objects"),
     (b"[1, 2, 3]", "not exported by cbviz"),
     (b'"a string"', "not exported by cbviz"),
@@ -493,7 +503,8 @@ def test_a_link_round_trips_the_whole_view():
 
 def test_a_link_with_a_bad_page_value_keeps_the_rest():
     at = app(STEP, algorithm="quadboost", regularization="l7", max_iter="30", steps="3")
-    assert "regularization must be one of none, l1, l2, linf" in shown(at.warning[0].value)
+    assert ("The 'regularization' parameter of QuadBoost must be one of None, 'l1', 'l2', "
+            "'linf'. Got 'l7' instead." in shown(at.warning[0].value))
     run = at.session_state["run_step"]["run"]
     assert len(run.history) == 3 and run.max_iter == 30
     assert any(t.value == "Step through QuadBoost" for t in at.title)

@@ -252,19 +252,25 @@ def test_seed_reaches_the_forest(moons):
 # --------------------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("name, params, match", [
-    ("adaboost", {"n_estimators": 0}, r"n_estimators must be an integer in \[1, 1000\], got 0"),
-    ("adaboost", {"n_estimators": 1001}, r"n_estimators .*\[1, 1000\]"),
-    ("adaboost", {"n_estimators": 2.0}, r"n_estimators .*integer"),
-    ("adaboost", {"n_estimators": True}, r"n_estimators .*integer"),
-    ("adaboost", {"learning_rate": 0.0}, r"learning_rate must be a number in \(0.0, 10.0\]"),
+    ("adaboost", {"n_estimators": 0},
+     r"^The 'n_estimators' parameter of AdaBoost \(decision stumps\) must be an int in "
+     r"\[1, 1000\]\. Got 0 instead\.$"),
+    ("adaboost", {"n_estimators": 1001}, r"'n_estimators' .* an int in \[1, 1000\]\. Got 1001 "),
+    ("adaboost", {"n_estimators": 2.0}, r"'n_estimators' .* an int in .* Got 2\.0 instead"),
+    ("adaboost", {"n_estimators": True}, r"'n_estimators' .* an int in .* Got True instead"),
+    ("adaboost", {"learning_rate": 0.0},
+     r"^The 'learning_rate' parameter of AdaBoost \(decision stumps\) must be a float in "
+     r"\(0, 10\]\. Got 0\.0 instead\.$"),
     ("adaboost", {"learning_rate": float("nan")}, r"learning_rate"),
     ("adaboost", {"learning_rate": "1"}, r"learning_rate"),
     ("adaboost", {"max_depth": 2}, r"AdaBoost .*no parameter 'max_depth'"),
-    ("gradient_boosting", {"max_depth": None}, r"max_depth must be an integer in \[1, 16\]"),
-    ("gradient_boosting", {"subsample": 1.5}, r"subsample .*\(0.0, 1.0\]"),
-    ("random_forest", {"max_depth": 0}, r"max_depth .*\[1, 64\] or None"),
+    ("gradient_boosting", {"max_depth": None},
+     r"^The 'max_depth' parameter of Gradient boosting \(log-loss trees\) must be an int in "
+     r"\[1, 16\]\. Got None instead\.$"),
+    ("gradient_boosting", {"subsample": 1.5}, r"'subsample' .* a float in \(0, 1\]\. Got 1\.5 "),
+    ("random_forest", {"max_depth": 0}, r"'max_depth' .* an int in \[1, 64\] or None\. Got 0 "),
     ("random_forest", {"min_samples_leaf": -1}, r"min_samples_leaf"),
-    ("bagging", {"max_samples": 0.0}, r"max_samples .*\(0.0, 1.0\]"),
+    ("bagging", {"max_samples": 0.0}, r"'max_samples' .* a float in \(0, 1\]\. Got 0\.0 "),
     ("svm", {}, r"unknown baseline 'svm'"),
 ])
 def test_bad_parameters(name, params, match, moons):

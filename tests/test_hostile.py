@@ -256,11 +256,11 @@ CSV_CASES = [
 DEFAULTS = Settings()
 FIELDS = {f.name for f in dataclasses.fields(Settings)}
 NUMBER_FIELDS = {  # field: (allowed range as the message says it, integer?)
-    "n_samples": ("[20, 20000]", True), "toy_noise": ("[0.0, 1.0]", False),
-    "data_seed": ("[0, 1000000]", True), "train_ratio": ("[0.1, 0.9]", False),
-    "split_seed": ("[0, 1000000]", True), "feature_noise": ("[0.0, 5.0]", False),
-    "n_pool": ("[1, 2000]", True), "prior_fraction": ("[0.0, 0.8]", False),
-    "delta": ("[0.001, 1.0]", False),
+    "n_samples": ("an int in [20, 20000]", True), "toy_noise": ("a float in [0, 1]", False),
+    "data_seed": ("an int in [0, 1000000]", True), "train_ratio": ("a float in [0.1, 0.9]", False),
+    "split_seed": ("an int in [0, 1000000]", True), "feature_noise": ("a float in [0, 5]", False),
+    "n_pool": ("an int in [1, 2000]", True), "prior_fraction": ("a float in [0, 0.8]", False),
+    "delta": ("a float in [0.001, 1]", False),
 }
 HUGE = "999999999999999999999"
 TEN_KB = "7" * 10_240
@@ -271,64 +271,70 @@ def link(key, value, verdict, check=None):
     return Case("link", f"{key}={shown}", {key: value}, verdict, check)
 
 
+def refused(key, allowed, got):
+    """The one refusal of a data setting (cbviz.constraints), ``got`` a regex of the value."""
+    return (rf"^The '{re.escape(key)}' parameter of the data settings must be {allowed}\. "
+            rf"Got {got} instead\.$")
+
+
 def number_message(key, got):
-    allowed = NUMBER_FIELDS[key][0]
-    prefix = re.escape(f"{key} (the prior part)" if key == "prior_fraction" else key)
-    return rf"^{prefix} must be in {re.escape(allowed)}; " + got
+    return refused(key, re.escape(NUMBER_FIELDS[key][0]), got)
 
 
 def cannot(key):
-    return rf"cannot read '.*' as {'an integer' if NUMBER_FIELDS[key][1] else 'a number'}$"
+    """The value as a link's text the field's type cannot read: refused as that text."""
+    return r"'.*'"
 
 
 LINK_CASES = [
     # every numeric field: too large, negative, huge, NaN / inf, not a number, 10 kB
-    *(link(k, HUGE, number_message(k, r"got (999999999999999999999|1e\+21)$"))
+    *(link(k, HUGE, number_message(k, r"(999999999999999999999|1e\+21)"))
       for k in NUMBER_FIELDS),
-    *(link(k, "-1", number_message(k, r"got -1(\.0)?$")) for k in NUMBER_FIELDS),
-    *(link(k, "nan", number_message(k, "got nan$" if not NUMBER_FIELDS[k][1] else cannot(k)))
+    *(link(k, "-1", number_message(k, r"-1(\.0)?")) for k in NUMBER_FIELDS),
+    *(link(k, "nan", number_message(k, "nan" if not NUMBER_FIELDS[k][1] else cannot(k)))
       for k in NUMBER_FIELDS),
-    *(link(k, "-inf", number_message(k, "got -inf$" if not NUMBER_FIELDS[k][1] else cannot(k)))
+    *(link(k, "-inf", number_message(k, "-inf" if not NUMBER_FIELDS[k][1] else cannot(k)))
       for k in NUMBER_FIELDS),
     *(link(k, "lots", number_message(k, cannot(k))) for k in NUMBER_FIELDS),
-    *(link(k, TEN_KB, number_message(k, "got inf$" if not NUMBER_FIELDS[k][1]
-                                     else r"cannot read '7{59}… as an integer$"))
+    *(link(k, TEN_KB, number_message(k, "inf" if not NUMBER_FIELDS[k][1] else r"'7{59}…"))
       for k in NUMBER_FIELDS),
-    link("toy_noise", "7", number_message("toy_noise", r"got 7\.0$")),
-    link("train_ratio", "0.95", number_message("train_ratio", r"got 0\.95$")),
-    link("n_samples", "300.5", number_message("n_samples", cannot("n_samples"))),
+    link("toy_noise", "7", number_message("toy_noise", r"7\.0")),
+    link("train_ratio", "0.95", number_message("train_ratio", r"0\.95")),
+    link("n_samples", "300.5", number_message("n_samples", r"'300\.5'")),
     link("n_samples", "20000", ACCEPTED, lambda s: s.n_samples == 20000),
-    link("data_seed", "4294967296", number_message("data_seed", r"got 4294967296$")),
-    link("split_seed", "4294967295", number_message("split_seed", r"got 4294967295$")),
+    link("data_seed", "4294967296", number_message("data_seed", r"4294967296")),
+    link("split_seed", "4294967295", number_message("split_seed", r"4294967295")),
     link("split_seed", "1000000", ACCEPTED, lambda s: s.split_seed == 1_000_000),
     link("delta", "1e-3", ACCEPTED, lambda s: s.delta == 0.001),
     # choices and names
-    link("source", "ftp", r"^source must be one of toy, real, csv; got 'ftp'$"),
-    link("toy", "moon", r"^toy must be one of moons, circles, xor, spirals, blobs, linear, "
-                        r"checkerboard; got 'moon'$"),
-    link("toy", TEN_KB, r"^toy must be one of .*; got '7{59}…$"),
+    link("source", "ftp", refused("source", "one of 'toy', 'real', 'csv'", "'ftp'")),
+    link("toy", "moon", refused("toy", "one of 'moons', 'circles', 'xor', 'spirals', 'blobs', "
+                                "'linear', 'checkerboard'", "'moon'")),
+    link("toy", TEN_KB, refused("toy", "one of .*", "'7{59}…")),
     link("toy", "spirals", ACCEPTED, lambda s: s.toy == "spirals"),
-    link("pool", "trees", r"^pool must be one of stumps, hyperplanes, rbf; got 'trees'$"),
-    link("n_thresholds", "1000", r"^n_thresholds must be one of 1, 2, 3, 5, 10, 20, 50, 100, "
-                                 r"all; got '1000'$"),
+    link("pool", "trees", refused("pool", "one of 'stumps', 'hyperplanes', 'rbf'", "'trees'")),
+    link("n_thresholds", "1000", refused("n_thresholds", "one of '1', '2', '3', '5', '10', '20', "
+                                         "'50', '100', 'all'", "'1000'")),
     link("n_thresholds", "all", ACCEPTED, lambda s: s.n_thresholds == "all"),
-    link("real", "no_such_set", r"^real must be a data set of the catalogue \(45 names: "
-                                r"breast_cancer, digits, australian, \.\.\.\); got 'no_such_set'"),
-    link("real", "moons", r"^real must be a data set of the catalogue .*got 'moons'"),
-    link("real", "breast-cancer", r"got 'breast-cancer'\. Close names: breast_cancer, breast\.$"),
-    link("real", TEN_KB, r"^real must be a data set of the catalogue .*got '7{59}…"),
+    link("real", "no_such_set", r"^The 'real' parameter of the data settings must be a data set "
+                                r"of the catalogue \(45 names: breast_cancer, digits, australian, "
+                                r"\.\.\.\)\. Got 'no_such_set' instead\.$"),
+    link("real", "moons", r"^The 'real' parameter .* a data set of the catalogue .*Got 'moons' "),
+    link("real", "breast-cancer", r"Got 'breast-cancer' instead\. Close names: breast_cancer, "
+                                  r"breast\.$"),
+    link("real", TEN_KB, r"^The 'real' parameter .* a data set of the catalogue .*Got '7{59}…"),
     link("real", "wine", ACCEPTED, lambda s: s.real == "wine"),
-    link("pair", "4 against 9", r"^pair must be empty, 'a vs b' or 'a vs rest' \(at most 100 "
-                                r"characters\); got '4 against 9'$"),
-    link("pair", TEN_KB + " vs 1", r"^pair must be empty, .*got '7{59}…$"),
+    link("pair", "4 against 9", refused("pair", r"empty, 'a vs b' or 'a vs rest' \(at most 100 "
+                                        r"characters\)", "'4 against 9'")),
+    link("pair", TEN_KB + " vs 1", refused("pair", "empty, .*", "'7{59}…")),
     link("pair", "4 vs rest", ACCEPTED, lambda s: s.pair == "4 vs rest"),
-    link("csv_label", "c" * 201, r"^csv_label must be empty or a column name of at most 200 "
-                                 r"characters; got 'c{59}…$"),
+    link("csv_label", "c" * 201, refused("csv_label", "empty or a column name of at most 200 "
+                                         "characters", "'c{59}…")),
     link("csv_label", "c" * 200, ACCEPTED, lambda s: s.csv_label == "c" * 200),
     # booleans
-    link("normalize", "maybe", r"^normalize: cannot read 'maybe' as bool \(true or false\)$"),
-    link("normalize", "2", r"^normalize: cannot read '2' as bool"),
-    link("csv_drop_nan", TEN_KB, r"^csv_drop_nan: cannot read '7{59}… as bool"),
+    link("normalize", "maybe", refused("normalize", "a bool", "'maybe'")),
+    link("normalize", "2", refused("normalize", "a bool", "'2'")),
+    link("csv_drop_nan", TEN_KB, refused("csv_drop_nan", "a bool", "'7{59}…")),
     link("csv_drop_nan", "yes", ACCEPTED, lambda s: s.csv_drop_nan is True),
     # keys that are not settings are not looked at (the pages read their own)
     Case("link", "unknown-keys", {"algorithm": "cbboost", "steps": "9", "x" * 100: TEN_KB},
@@ -376,42 +382,51 @@ JSON_CASES = [
     Case("json", "unknown-hyper-parameter", saved(params={"speed": 2}),
          r"^CB-Boost has no hyper-parameter 'speed'$"),
     Case("json", "choice-unknown", saved(params={"direction": "sideways"}),
-         r"^direction must be one of exhaustive, gradient; got 'sideways'$"),
+         r"^The 'direction' parameter of CBBoost must be one of 'exhaustive', 'gradient'\. "
+         r"Got 'sideways' instead\.$"),
     Case("json", "choice-a-list", saved(params={"direction": ["gradient"]}),
-         r"^direction must be one of exhaustive, gradient; got \['gradient'\]$"),
+         r"^The 'direction' parameter of CBBoost must be one of 'exhaustive', 'gradient'\. "
+         r"Got \['gradient'\] instead\.$"),
     Case("json", "number-as-text", saved(algorithm="mincq", params={"mu": "0.05"}),
-         r"^mu must be in \[0\.0001, 1\.0\]; cannot read '0\.05' as a number$"),
+         r"^The 'mu' parameter of MinCq must be a float in \(0, 1\]\. Got '0\.05' instead\.$"),
     Case("json", "number-out-of-range", saved(algorithm="cqboost", params={"mu": 7}),
-         r"^mu must be in \[0\.0001, 1\.0\]; got 7$"),
+         r"^The 'mu' parameter of CqBoost must be a float in \(0, 1\]\. Got 7 instead\.$"),
     Case("json", "number-NaN", b'{"settings": {}, "run": {"algorithm": "vebboost", '
          b'"params": {"lam": NaN}, "max_iter": 5, "iterations": 1}}',
-         r"^lam must be in \[0\.0, 1\.0\]; got nan$"),
+         r"^The 'lam' parameter of VEBBoost must be a float in \[0, 1\]\. Got nan instead\.$"),
     Case("json", "bool-as-text", saved(params={"reuse_voters": "true"}),
-         r"^reuse_voters must be true or false; got 'true'$"),
+         r"^The 'reuse_voters' parameter of CBBoost must be a bool\. Got 'true' instead\.$"),
     Case("json", "steps-beyond-the-page", saved(iterations=10**9),
-         r"^iterations must be an integer in \[0, 5000\]; got 1000000000$"),
-    Case("json", "steps-negative", saved(iterations=-1), r"^iterations must be an integer in"),
+         r"^The 'iterations' parameter of the step page must be an int in \[0, 5000\]\. "
+         r"Got 1000000000 instead\.$"),
+    Case("json", "steps-negative", saved(iterations=-1),
+         r"^The 'iterations' parameter of the step page must be an int in \[0, 5000\]\. Got -1 "),
     Case("json", "steps-as-text", saved(iterations="12"),
-         r"^iterations must be an integer in \[0, 5000\]; got '12'$"),
+         r"^The 'iterations' parameter of the step page must be an int in \[0, 5000\]\. "
+         r"Got '12' instead\.$"),
     Case("json", "max-iter-zero", saved(max_iter=0),
-         r"^max_iter must be an integer in \[1, 5000\]; got 0$"),
-    Case("json", "max-iter-huge", saved(max_iter=10**12), r"^max_iter must be an integer in"),
+         r"^The 'max_iter' parameter of CBBoost must be an int in \[1, inf\)\. Got 0 instead\.$"),
+    Case("json", "max-iter-huge", saved(max_iter=10**12),
+         r"^The 'max_iter' parameter of the step page must be an int in \[1, 5000\]\. "
+         r"Got 1000000000000 instead\.$"),
     Case("json", "max-iter-true", saved(max_iter=True),
-         r"^max_iter must be an integer in \[1, 5000\]; got True$"),
+         r"^The 'max_iter' parameter of CBBoost must be an int in \[1, inf\)\. "
+         r"Got True instead\.$"),
     # the settings part, value by value as the sidebar applies it
     Case("json", "setting-wrong-type-text", saved({"n_samples": "many"}),
-         r"^n_samples must be in \[20, 20000\]; cannot read 'many' as an integer$"),
+         refused("n_samples", r"an int in \[20, 20000\]", "'many'")),
     Case("json", "setting-fraction-for-an-integer", saved({"n_samples": 300.5}),
-         r"^n_samples must be in \[20, 20000\]; cannot read 300\.5 as an integer$"),
+         refused("n_samples", r"an int in \[20, 20000\]", r"300\.5")),
     Case("json", "setting-true-for-a-number", saved({"delta": True}),
-         r"^delta must be in \[0\.001, 1\.0\]; cannot read True as a number$"),
-    Case("json", "setting-null-for-text", saved({"toy": None}), r"^toy must be text; got None$"),
+         refused("delta", r"a float in \[0\.001, 1\]", "True")),
+    Case("json", "setting-null-for-text", saved({"toy": None}),
+         refused("toy", "one of 'moons', .*", "None")),
     Case("json", "setting-list-for-text", saved({"pair": ["4", "9"]}),
-         r"^pair must be text; got \['4', '9'\]$"),
+         refused("pair", "text", r"\['4', '9'\]")),
     Case("json", "setting-unknown-data-set", saved({"real": "mnist"}),
-         r"^real must be a data set of the catalogue"),
+         r"^The 'real' parameter of the data settings must be a data set of the catalogue"),
     Case("json", "setting-out-of-range", saved({"train_ratio": 0.95, "toy": "circles"}),
-         r"^train_ratio must be in \[0\.1, 0\.9\]; got 0\.95$"),
+         refused("train_ratio", r"a float in \[0\.1, 0\.9\]", r"0\.95")),
 ]
 
 
@@ -488,9 +503,9 @@ SEED_CASES = [
          lambda: HyperplanePool(10, random_state=np.random.default_rng(1)).fit(toy().X),
          ACCEPTED, lambda pool: pool.n_voters_ == 20),
     Case("seed", "settings-negative", lambda: Settings(data_seed=-1),
-         r"^data_seed must be in \[0, 1000000\]; got -1$", error=DataError),
+         number_message("data_seed", "-1"), error=DataError),
     Case("seed", "settings-2**32", lambda: Settings(split_seed=2**32),
-         r"^split_seed must be in \[0, 1000000\]; got 4294967296$", error=DataError),
+         number_message("split_seed", "4294967296"), error=DataError),
     Case("seed", "settings-numpy-integer", lambda: Settings(split_seed=np.int64(5)), ACCEPTED,
          lambda s: s.split_seed == 5),
     Case("seed", "build-problem-largest-seeds",
@@ -552,7 +567,7 @@ def run_link(case):
     assert len(ignored) <= 1, ignored
     if not ignored:
         return settings, None, []
-    assert ignored[0].startswith(key)                        # the message names the key
+    assert ignored[0].startswith(f"The {key!r} parameter")   # the message names the key
     assert getattr(settings, key) == getattr(DEFAULTS, key)  # the bad value is left out
     return None, ignored[0], list(case.input.values())
 

@@ -43,7 +43,8 @@ def test_numpy_scalars_are_accepted_for_every_hyper_parameter(key):
 
 @pytest.mark.parametrize("delta", [0.0, 1.5, np.nan, True, "0.05"])
 def test_bad_delta_names_itself(delta):
-    with pytest.raises(ParameterError, match="delta must be a finite number in"):
+    with pytest.raises(ParameterError, match=r"^The 'delta' parameter of AdaBoost must be a float "
+                                             r"in \(0, 1\]\. Got .* instead\.$"):
         ALGORITHMS["adaboost"].make(delta=delta)
 
 

@@ -418,7 +418,8 @@ def test_pool_must_be_self_complemented():
     ({"random_state": -1}, "random_state"), ({"random_state": 1.5}, "random_state"),
     ({"delta": 0.0}, "delta"), ({"delta": 1.5}, "delta")])
 def test_bad_hyper_parameters_raise(kwargs, name):
-    with pytest.raises(ParameterError, match=rf"^{name} must be"):
+    with pytest.raises(ParameterError,
+                       match=rf"^The '{name}' parameter of KLBoost must be .*\. Got .* instead\.$"):
         KLBoost(**kwargs)
 
 

@@ -46,7 +46,8 @@ def test_bounds_count_only_the_rest():
 
 @pytest.mark.parametrize("fraction", [-0.1, 0.9])
 def test_prior_fraction_out_of_range_is_refused(fraction):
-    with pytest.raises(DataError, match="prior part"):
+    with pytest.raises(DataError, match=rf"^The 'prior_fraction' parameter of the data settings "
+                                        rf"must be a float in \[0, 0\.8\]\. Got {fraction} instead\.$"):
         Settings(prior_fraction=fraction)
 
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 from cvxopt import matrix, solvers
 
-from .base import ParameterError, check_real
+from ..constraints import Interval
+from .base import ParameterError
 
-__all__ = ["QPError", "QPSolution", "check_mu", "drop_tiny", "solve_qp", "unreachable_mu"]
+__all__ = ["QPError", "QPSolution", "MU", "drop_tiny", "solve_qp", "unreachable_mu"]
 
 # interior-point solutions put ~1e-12 rather than 0 on inactive variables; weights below this
 # fraction of the largest one count as zero (so a record's support is the real one)
@@ -90,9 +91,8 @@ def solve_qp(P, c, G, h, A, b, *, what, hint):
                       iterations=int(sol["iterations"]))
 
 
-def check_mu(mu):
-    """``mu`` (the first moment of the margin to reach) must be a number in (0, 1]."""
-    return check_real("mu", mu, 0.0, 1.0, low_open=True)
+# the first moment of the margin MinCq's and CqBoost's programs impose
+MU = Interval(float, 0, 1, closed="right")
 
 
 def unreachable_mu(mu, largest, program):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import check_delta, check_int
+from .base import DELTA, MAX_ITER, check_params
 from ._reweighting import ReweightingRun
 
 __all__ = ["AdaBoost", "AdaBoostRun"]
@@ -53,9 +53,10 @@ class AdaBoost:
         Confidence parameter of the PAC-Bayesian bounds in the records.
     """
 
+    _parameter_constraints = {"max_iter": MAX_ITER, "delta": DELTA}
+
     def __init__(self, max_iter=100, delta=0.05):
-        self.max_iter = check_int("max_iter", max_iter)
-        self.delta = check_delta(delta)
+        vars(self).update(check_params(self, max_iter=max_iter, delta=delta))
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` (outputs in [-1, 1]) and labels in {-1, +1}."""

@@ -7,8 +7,6 @@ returns an immutable :class:`Record`; ``done`` and ``stop_reason`` say when and 
 from __future__ import annotations
 
 import dataclasses
-import math
-import numbers
 import time
 from dataclasses import dataclass
 
@@ -16,16 +14,26 @@ import numpy as np
 import pandas as pd
 
 from .. import bounds
+from ..constraints import Interval, ParameterError, validate
 from ..voters import as_operator
 from ._history import Vote, WeightLog, frozen
 
-__all__ = ["ParameterError", "Candidates", "Record", "Run"]
+__all__ = ["ParameterError", "Candidates", "Record", "Run", "MAX_ITER", "DELTA", "check_params"]
 
 # a run snapshots its vote after at least this many weight changes (:meth:`Run._vote`)
 SNAPSHOT_MIN = 64
 
-class ParameterError(ValueError):
-    """A hyper-parameter or an input of an algorithm is out of range."""
+# the two parameters every algorithm takes (declared in each factory's _parameter_constraints)
+MAX_ITER = Interval(int, 1, None, closed="left")
+DELTA = Interval(float, 0, 1, closed="right")   # the confidence parameter of the bounds
+
+
+def check_params(factory, **values):
+    """``values`` checked against ``factory``'s (a class or an instance)
+    ``_parameter_constraints`` and converted (ints, floats, bools); refused with the
+    class's name as the owner (:func:`cbviz.constraints.refusal`)."""
+    cls = factory if isinstance(factory, type) else type(factory)
+    return validate(cls._parameter_constraints, values, cls.__name__)
 
 
 @dataclass(frozen=True)
@@ -155,33 +163,6 @@ def check_outputs(op, which="H"):
     return op
 
 
-def check_int(name, value, low=1):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < low:
-        raise ParameterError(f"{name} must be an integer >= {low}; got {str(value)[:40]!r}")
-    return int(value)
-
-
-def check_real(name, value, low=-np.inf, high=np.inf, low_open=False, high_open=False):
-    """``value`` as a float in the interval, else :class:`ParameterError` naming it.
-
-    Any real number type is accepted (NumPy scalars included); bools, NaN and infinities are
-    not.
-    """
-    ok = (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-          and math.isfinite(value)
-          and (value > low if low_open else value >= low)
-          and (value < high if high_open else value <= high))
-    if not ok:
-        interval = (f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}")
-        raise ParameterError(f"{name} must be a finite number in {interval}; got "
-                             f"{str(value)[:40]!r}")
-    return float(value)
-
-
-def check_delta(delta):
-    return check_real("delta", delta, 0.0, 1.0, low_open=True)
-
-
 class Run:
     """A run in progress: data, history and the record-making shared by all algorithms.
 
@@ -205,8 +186,9 @@ class Run:
         self.y_test = None if y_test is None else check_labels(y_test, self.H_test.shape[0])
         if self.H_test is not None and self.H_test.shape[1] != n:
             raise ParameterError(f"H_test has {self.H_test.shape[1]} voters, H has {n}")
-        self.max_iter = check_int("max_iter", max_iter)
-        self.delta = check_delta(delta)
+        owner = type(self).__name__.removesuffix("Run")
+        self.max_iter = MAX_ITER.check(max_iter, "max_iter", owner)
+        self.delta = DELTA.check(delta, "delta", owner)
         self.describe = describe
         self.history: list[Record] = []
         self.stop_reason: str | None = None

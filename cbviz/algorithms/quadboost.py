@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ParameterError, Run, first_argmax, check_delta, check_int, check_real
+from ..constraints import Boolean, Interval, Options
+from .base import DELTA, MAX_ITER, Run, check_params, first_argmax
 
 __all__ = ["REGULARIZATIONS", "QuadBoost", "QuadBoostRun", "coordinate_weight", "penalty",
            "theorem1_norm"]
@@ -227,24 +228,24 @@ class QuadBoost:
         Confidence parameter of the PAC-Bayesian bounds in the records.
     """
 
+    # lam: None stands for DEFAULT_LAM (replaced before the check); lam is checked only where
+    # the regularization uses it
+    _parameter_constraints = {
+        "regularization": Options(REGULARIZATIONS),
+        "lam": Interval(float, 0, None, closed="neither"),
+        "alpha_max": Interval(float, 0, None, closed="neither"),
+        "max_iter": MAX_ITER, "reweight": Boolean(), "delta": DELTA}
+
     def __init__(self, regularization=None, lam=None, alpha_max=1.0, max_iter=100,
                  reweight=False, delta=0.05):
-        if regularization not in REGULARIZATIONS:
-            raise ParameterError(
-                f"regularization must be one of {REGULARIZATIONS}, got {regularization!r}")
-        self.regularization = regularization
+        vars(self).update(check_params(self, regularization=regularization,
+                                       alpha_max=alpha_max, max_iter=max_iter,
+                                       reweight=reweight, delta=delta))
         if regularization in _USES_LAM:
             lam = DEFAULT_LAM[regularization] if lam is None else lam
-            self.lam = check_real(f"lam for regularization={regularization!r}", lam, 0.0,
-                                  low_open=True)
+            self.lam = check_params(self, lam=lam)["lam"]
         else:
             self.lam = 0.0
-        self.alpha_max = check_real("alpha_max", alpha_max, 0.0, low_open=True)
-        self.max_iter = check_int("max_iter", max_iter)
-        if not isinstance(reweight, (bool, np.bool_)):
-            raise ParameterError(f"reweight must be True or False, got {reweight!r}")
-        self.reweight = bool(reweight)
-        self.delta = check_delta(delta)
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on a self-complemented voter matrix/operator ``H`` and labels in {-1, +1}.

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import check_delta, check_int, check_real
+from ..constraints import Interval
+from .base import DELTA, MAX_ITER, check_params
 from ._reweighting import ReweightingRun
 
 __all__ = ["VEBBoost", "VEBBoostRun", "veb_cost"]
@@ -47,10 +48,6 @@ def veb_cost(F, y, lam):
     return mean**2 + lam * var, mean, var
 
 
-def check_lam(lam):
-    return check_real("lam", lam, 0.0, 1.0)
-
-
 class VEBBoostRun(ReweightingRun):
     """A VEB-Boost run in progress (see :class:`VEBBoost`).
 
@@ -63,7 +60,7 @@ class VEBBoostRun(ReweightingRun):
 
     def __init__(self, H, y, H_test=None, y_test=None, *, lam, max_iter, delta, describe):
         super().__init__(H, y, H_test, y_test, max_iter=max_iter, delta=delta, describe=describe)
-        self.lam = check_lam(lam)
+        self.lam = check_params(VEBBoost, lam=lam)["lam"]
 
     def _selection_weights(self, w):
         return self.lam * w.size * w**2 + (1.0 - self.lam) * w
@@ -91,10 +88,10 @@ class VEBBoost:
         Confidence parameter of the PAC-Bayesian bounds in the records.
     """
 
+    _parameter_constraints = {"lam": Interval(float, 0, 1), "max_iter": MAX_ITER, "delta": DELTA}
+
     def __init__(self, lam=0.5, max_iter=100, delta=0.05):
-        self.lam = check_lam(lam)
-        self.max_iter = check_int("max_iter", max_iter)
-        self.delta = check_delta(delta)
+        vars(self).update(check_params(self, lam=lam, max_iter=max_iter, delta=delta))
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` (outputs in [-1, 1]) and labels in {-1, +1}."""

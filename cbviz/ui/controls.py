@@ -36,10 +36,11 @@ def _draw(param, bound):
                         format_func=lambda v: "none" if v is None else str(v), **bound)
     if param.kind == "bool":
         return st.toggle(param.label, **bound)
+    # the range is the factory's (None: unbounded); an open end's value is refused with
+    # the parameter's message when the run is made
     if param.kind == "int":
-        return int(st.number_input(param.label, int(param.low), int(param.high), step=1,
-                                   **bound))
+        return int(st.number_input(param.label, param.low, param.high, step=1, **bound))
     fmt = "%.2e" if param.log else "%.3f"
-    step = None if param.log else (param.high - param.low) / 100
-    return float(st.number_input(param.label, float(param.low), float(param.high), step=step,
+    step = None if param.log or param.high is None else (param.high - param.low) / 100
+    return float(st.number_input(param.label, param.low, param.high, step=step,
                                  format=fmt, **bound))

@@ -7,8 +7,8 @@ import streamlit as st
 
 from .. import progress
 from ..algorithms.base import ParameterError
+from ..constraints import Interval, Options, refusal, short_repr
 from ..algorithms.registry import ALGORITHMS, make_algorithm
-from ..data._common import short_repr
 from . import tasks
 from .messages import for_app
 from .sidebar import RUN_PREFIX
@@ -16,8 +16,11 @@ from .sidebar import RUN_PREFIX
 RUN_KEY = RUN_PREFIX + "step"
 VIEW_STORE = "step_store"  # the step page's store (cbviz.ui.state) holds the iteration shown
 MAX_JSON_BYTES = 20_000
-# allowed values of the run part of a link or settings file (max_iter: the page's widget)
-RUN_LIMITS = {"max_iter": (1, 5000), "steps": (0, 5000), "view": (1, 5000)}
+# allowed values of the run part of a link or settings file (max_iter: the page's widget,
+# within the algorithm's own range, checked first)
+STEP_PAGE = "the step page"
+RUN_LIMITS = {"max_iter": Interval(int, 1, 5000), "steps": Interval(int, 0, 5000),
+              "view": Interval(int, 1, 5000)}
 
 
 def held_run(problem, settings, algorithm, params, max_iter):
@@ -145,33 +148,26 @@ def read_json(raw):
     for name, value in params.items():
         if name not in known:
             raise ValueError(f"{spec.name} has no hyper-parameter {short_repr(name, 40)}")
-        _check_param(known[name], value)
-    for key, limit in (("max_iter", "max_iter"), ("iterations", "steps")):
-        low, high = RUN_LIMITS[limit]
-        value = run.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{key} must be an integer in [{low}, {high}]; got {short_repr(value)}")
+    try:   # JSON values: the same checks as the factory's, raised as the file's ValueError
+        for name, value in params.items():
+            known[name].check(value)
+        _run_number(spec, "max_iter", run.get("max_iter"), "max_iter", Interval.check)
+        _run_number(spec, "iterations", run.get("iterations"), "steps", Interval.check)
+    except ParameterError as exc:
+        raise ValueError(str(exc)) from None
     return payload["settings"], {"algorithm": algorithm, "params": params,
                                  "max_iter": run["max_iter"], "iterations": run["iterations"]}
 
 
-def _check_param(param, value):
-    """ValueError naming ``param`` and its allowed values unless ``value`` (from JSON) is one."""
-    if param.kind == "choice":
-        if not any(type(value) is type(c) and value == c for c in param.choices):
-            allowed = ", ".join("null" if c is None else str(c) for c in param.choices)
-            raise ValueError(f"{param.name} must be one of {allowed}; got {short_repr(value)}")
-    elif param.kind == "bool":
-        if not isinstance(value, bool):
-            raise ValueError(f"{param.name} must be true or false; got {short_repr(value)}")
-    elif isinstance(value, bool) or not isinstance(value, int if param.kind == "int"
-                                                  else (int, float)):
-        kind = "an integer" if param.kind == "int" else "a number"
-        raise ValueError(f"{param.name} must be in [{param.low}, {param.high}]; cannot read "
-                         f"{short_repr(value)} as {kind}")
-    elif not param.low <= value <= param.high:
-        raise ValueError(f"{param.name} must be in [{param.low}, {param.high}]; got "
-                         f"{short_repr(value)}")
+def _run_number(spec, key, value, limit, read):
+    """``value`` of the run's ``key`` read (``read``: :meth:`Interval.check` for a file's
+    value, :meth:`Interval.parse` for a link's text) by the algorithm's declaration where it
+    has one (``max_iter``), then by the page's :data:`RUN_LIMITS` ``limit``; else
+    :class:`ParameterError`."""
+    declared = spec.factory._parameter_constraints
+    if key in declared:
+        value = read(declared[key], value, key, spec.factory.__name__)
+    return read(RUN_LIMITS[limit], value, key, STEP_PAGE)
 
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0)
@@ -190,30 +186,28 @@ def link_values(algorithm, params, max_iter, speed, run, view):
 def read_link(query):
     """The step page's part of a link: ``(config, ignored)``; bad values are left out, named."""
     ignored, config = [], {}
-    algorithm = query.get("algorithm", "cbboost")
-    if algorithm not in ALGORITHMS:
-        ignored.append(f"algorithm must be one of {', '.join(ALGORITHMS)}; got "
-                       f"{str(algorithm)[:40]!r}")
-        algorithm = "cbboost"
+    algorithm = "cbboost"
+    try:
+        algorithm = Options(tuple(ALGORITHMS)).parse(query.get("algorithm", algorithm),
+                                                      "algorithm", STEP_PAGE)
+    except ParameterError as exc:
+        ignored.append(str(exc))
     config["algorithm"] = algorithm
-    for key, (low, high) in RUN_LIMITS.items():
+    spec = ALGORITHMS[algorithm]
+    for key in RUN_LIMITS:
         if key in query:
             try:
-                value = int(query[key])
-                if not low <= value <= high:
-                    raise ValueError
-                config[key] = value
-            except (TypeError, ValueError, OverflowError):
-                ignored.append(f"{key} must be an integer in [{low}, {high}]; got "
-                               f"{str(query[key])[:40]!r}")
+                config[key] = _run_number(spec, key, query[key], key, Interval.parse)
+            except ParameterError as exc:
+                ignored.append(str(exc))
     if "speed" in query:
         try:
             if float(query["speed"]) not in SPEEDS:
                 raise ValueError
             config["speed"] = float(query["speed"])
         except (TypeError, ValueError):
-            ignored.append(f"speed must be one of {', '.join(map(str, SPEEDS))}; got "
-                           f"{str(query['speed'])[:40]!r}")
+            ignored.append(str(refusal("speed", STEP_PAGE, "one of " + ", ".join(map(str, SPEEDS)),
+                                       str(query["speed"]))))
     params = {}
     for p in ALGORITHMS[algorithm].params:
         if p.name in query:

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import bounds
-from ..base import ParameterError, Run, first_argmax, check_delta, check_int
+from ...constraints import Boolean, Options
+from ..base import DELTA, MAX_ITER, ParameterError, Run, check_params, first_argmax
 from ._fused import dot_without_blas, fused_pick, label_sums_below
-from ._scores import (DIRECTIONS, check_rule, score_candidates, scoring_pool, one_direction_c_bound,
+from ._scores import (DIRECTIONS, ELIGIBLE, score_candidates, scoring_pool, one_direction_c_bound,
                      stop_reason)
 
 __all__ = ["CBBoost", "CBBoostRun", "DirectionCurve"]
@@ -51,10 +52,8 @@ class CBBoostRun(Run):
     def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, direction, delta,
                  keep_candidates, describe, eligible="theorem3", reuse_voters=False):
         super().__init__(H, y, H_test, y_test, max_iter=max_iter, delta=delta, describe=describe)
-        if direction not in DIRECTIONS:
-            raise ParameterError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
-        self.direction = direction
-        self.eligible, self.reuse_voters = check_rule(eligible, reuse_voters)
+        vars(self).update(check_params(CBBoost, direction=direction, eligible=eligible,
+                                       reuse_voters=reuse_voters))
         self.keep_candidates = keep_candidates
         m = self.y.size
         # the pool the scores are computed on (scaled arithmetic, module docstring)
@@ -235,16 +234,17 @@ class CBBoost:
     rule could still move.
     """
 
+    # every parameter's allowed values (keep_candidates, an output option, takes any truth value)
+    _parameter_constraints = {
+        "max_iter": MAX_ITER, "direction": Options(DIRECTIONS), "delta": DELTA,
+        "eligible": Options(ELIGIBLE), "reuse_voters": Boolean()}
+
     def __init__(self, max_iter=100, direction="exhaustive", delta=0.05, keep_candidates=False,
                  eligible="theorem3", reuse_voters=False):
-        self.max_iter = check_int("max_iter", max_iter)
-        if direction not in DIRECTIONS:
-            raise ParameterError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
-        self.direction = direction
-        self.delta = check_delta(delta)
+        vars(self).update(check_params(self, max_iter=max_iter, direction=direction, delta=delta,
+                                       eligible=eligible, reuse_voters=reuse_voters))
         self.keep_candidates = ("picks" if keep_candidates == "picks"
                                 else bool(keep_candidates))
-        self.eligible, self.reuse_voters = check_rule(eligible, reuse_voters)
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` and labels ``y`` in {-1, +1}.

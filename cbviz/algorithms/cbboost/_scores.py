@@ -11,7 +11,7 @@ import numpy as np
 
 from ... import bounds
 from ...voters import as_operator
-from ..base import Candidates, ParameterError
+from ..base import Candidates
 
 __all__ = ["CBBoostCandidates", "one_direction_c_bound", "stop_reason"]
 
@@ -55,14 +55,6 @@ def scoring_pool(H):
         return H, 0
     p = math.frexp(top)[1]
     return as_operator(np.ldexp(A, -p)), p
-
-
-def check_rule(eligible, reuse_voters):
-    if eligible not in ELIGIBLE:
-        raise ParameterError(f"eligible must be one of {ELIGIBLE}, got {eligible!r}")
-    if not isinstance(reuse_voters, (bool, np.bool_)):
-        raise ParameterError(f"reuse_voters must be True or False, got {reuse_voters!r}")
-    return eligible, bool(reuse_voters)
 
 
 def _admissible(theorem3, in_vote, eligible, reuse_voters):

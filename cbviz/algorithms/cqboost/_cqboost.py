@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import Run, first_argmax, check_delta, check_int, check_real
+from ...constraints import Interval
+from ..base import DELTA, MAX_ITER, Run, check_params, first_argmax
 from ._master import MasterSolution, column_products, solve_master
-from .._qp import ZERO, check_mu, drop_tiny, solve_qp, unreachable_mu
+from .._qp import MU, ZERO, drop_tiny, solve_qp, unreachable_mu
 
 __all__ = ["CqBoost", "CqBoostRun", "example_weight_shares"]
 
@@ -203,11 +204,13 @@ class CqBoost:
     constraint by more than epsilon; every voter is in the program; max_iter reached.
     """
 
+    _parameter_constraints = {
+        "mu": MU, "epsilon": Interval(float, 0, None, closed="left"),  # the dual tolerance
+        "max_iter": MAX_ITER, "delta": DELTA}
+
     def __init__(self, mu=0.05, epsilon=1e-6, max_iter=100, delta=0.05):
-        self.mu = check_mu(mu)
-        self.epsilon = check_real("epsilon", epsilon, 0.0)  # the dual-constraint tolerance
-        self.max_iter = check_int("max_iter", max_iter)
-        self.delta = check_delta(delta)
+        vars(self).update(check_params(self, mu=mu, epsilon=epsilon, max_iter=max_iter,
+                                       delta=delta))
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` and labels ``y`` in {-1, +1}."""

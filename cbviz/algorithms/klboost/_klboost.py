@@ -30,27 +30,15 @@ import numpy as np
 from ... import bounds
 from ...voters import StumpOperator
 from ...voters._threads import helper_pool
-from ..base import ParameterError, Run, check_delta, check_int
+from ...constraints import Interval, Options
+from ..base import DELTA, MAX_ITER, Run, check_params
 from ._line_min import EXPONENTIAL, QUADRATIC, line_min
 from ._sweeps import BLOCK, stump_pass
 
 __all__ = ["LOSSES", "KLBoost", "KLBoostRun", "quasi_uniform"]
 
 LOSSES = ("quadratic", "exponential")
-C_RANGE = (0.0, 1e6)        # open below; Table 1's cross-validation grid reaches C = 1000
-GAMMA_RANGE = (1e-4, 1e4)   # closed; Table 1's grid reaches gamma = 0.0001
 _NONE = np.zeros(0)
-
-
-def _check_real(name, value, low, high, low_open):
-    """``value`` as a float in ``(low, high]`` (``low_open``) or ``[low, high]``."""
-    ok = (isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-          and math.isfinite(value) and (value > low if low_open else value >= low)
-          and value <= high)
-    if not ok:
-        interval = f"{'(' if low_open else '['}{low:g}, {high:g}]"
-        raise ParameterError(f"{name} must be a real number in {interval}, got {value!r}")
-    return float(value)
 
 
 class _QuadraticLoss:
@@ -224,18 +212,21 @@ class KLBoost:
     decrease of f over the pass.
     """
 
+    _parameter_constraints = {
+        "loss": Options(LOSSES),
+        # Table 1's cross-validation grid reaches C = 1000 and gamma = 0.0001
+        "C": Interval(float, 0, 1e6, closed="right"),
+        "gamma": Interval(float, 1e-4, 1e4),
+        "epsilon": Interval(float, 0, 1, closed="right"),
+        "max_iter": MAX_ITER,
+        "random_state": Interval(int, 0, None, closed="left", none=True),
+        "delta": DELTA}
+
     def __init__(self, loss="quadratic", C=1.0, gamma=0.1, epsilon=1e-6, max_iter=100,
                  random_state=0, delta=0.05):
-        if loss not in LOSSES:
-            raise ParameterError(f"loss must be one of {LOSSES}, got {loss!r}")
-        self.loss = loss
-        self.C = _check_real("C", C, *C_RANGE, low_open=True)
-        self.gamma = _check_real("gamma", gamma, *GAMMA_RANGE, low_open=False)
-        self.epsilon = _check_real("epsilon", epsilon, 0.0, 1.0, low_open=True)
-        self.max_iter = check_int("max_iter", max_iter)
-        self.random_state = None if random_state is None else check_int(
-            "random_state", random_state, low=0)
-        self.delta = check_delta(delta)
+        vars(self).update(check_params(self, loss=loss, C=C, gamma=gamma, epsilon=epsilon,
+                                       max_iter=max_iter, random_state=random_state,
+                                       delta=delta))
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on a self-complemented voter matrix/operator ``H`` and labels in {-1, +1}."""

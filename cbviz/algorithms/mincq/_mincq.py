@@ -37,12 +37,13 @@ import numpy as np
 import pandas as pd
 
 from ... import bounds, progress
-from ..base import ParameterError, Run, check_delta, check_int, check_real
+from ...constraints import Interval, Options
+from ..base import DELTA, ParameterError, Run, check_params
 from ._newton import NEWTON_EXAMPLES, use_newton
 from ._precond import BlockPreconditioner
 from ._sets import BoxHyperplane, L1Halfspace, SimplexHalfspace
 from ._solver import minimize_second_moment
-from .._qp import QPError, check_mu, drop_tiny, solve_qp, unreachable_mu
+from .._qp import MU, QPError, drop_tiny, solve_qp, unreachable_mu
 
 __all__ = ["CVXOPT_MAX_VARIABLES", "FORMS", "MINCQ_ON_HISTORY_COLUMNS", "SOLVERS",
            "MemoryLimitError", "MinCq", "MinCqRun", "mincq_on_history"]
@@ -85,18 +86,6 @@ def memory_needed(m, n, solver):
     if solver == "cvxopt":
         return 8 * (n * n + (3 * n) ** 2 + m * n)
     return 8 * (_GRAM_FREE_VECTORS * (m + n) + 3 * 32 * n)
-
-
-def check_form(form):
-    if form not in FORMS:
-        raise ParameterError(f"form must be one of {FORMS}, got {form!r}")
-    return form
-
-
-def check_solver(solver):
-    if solver not in SOLVERS:
-        raise ParameterError(f"solver must be one of {SOLVERS}, got {solver!r}")
-    return solver
 
 
 class _Direct:
@@ -153,7 +142,7 @@ class MinCqRun(Run):
     def __init__(self, H, y, H_test=None, y_test=None, *, mu, form, delta, describe,
                  solver="auto", rtol=1e-6, max_products=20000):
         super().__init__(H, y, H_test, y_test, max_iter=1, delta=delta, describe=describe)
-        self.mu, self.form = check_mu(mu), check_form(form)
+        vars(self).update(check_params(MinCq, mu=mu, form=form, solver=solver))
         self.rtol, self.max_products = rtol, max_products
         m = self.y.size
         if form == "quasi_uniform":
@@ -163,7 +152,7 @@ class MinCqRun(Run):
             self._g = self.H.rmatvec(self.y) / m
             self.largest_mu = float(self._g.max())              # all mass on the best voter
         n = self._g.size
-        if check_solver(solver) == "auto":
+        if solver == "auto":
             solver = "cvxopt" if n <= CVXOPT_MAX_VARIABLES else "gram_free"
         self.solver = solver
         needed, free = memory_needed(m, n, solver), available_memory()
@@ -318,14 +307,15 @@ class MinCq:
     certifying the optimum (duality gap 1.8e-04, 0.54% of the objective)".
     """
 
+    _parameter_constraints = {
+        "mu": MU, "form": Options(FORMS), "delta": DELTA, "solver": Options(SOLVERS),
+        "rtol": Interval(float, 0, 1, closed="right"),
+        "max_products": Interval(int, 1, None, closed="left")}
+
     def __init__(self, mu=0.05, form="quasi_uniform", delta=0.05, solver="auto", rtol=1e-6,
                  max_products=20000):
-        self.mu = check_mu(mu)
-        self.form = check_form(form)
-        self.delta = check_delta(delta)
-        self.solver = check_solver(solver)
-        self.rtol = check_real("rtol", rtol, 0.0, 1.0, low_open=True)
-        self.max_products = check_int("max_products", max_products, 1)
+        vars(self).update(check_params(self, mu=mu, form=form, delta=delta, solver=solver,
+                                       rtol=rtol, max_products=max_products))
 
     def start(self, H, y, H_test=None, y_test=None, describe=None):
         """A new run on voter matrix/operator ``H`` and labels ``y`` in {-1, +1}."""

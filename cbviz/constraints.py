@@ -11,12 +11,14 @@ refusal is a :class:`ParameterError` worded the same way::
 
 where the owner is the algorithm's class name, a baseline's name or, e.g., "the data settings".
 
-This module imports nothing from cbviz: every layer may use it.
+This module imports nothing from cbviz (only NumPy, for its bools): every layer may use it.
 """
 from __future__ import annotations
 
 import math
 import numbers
+
+import numpy as np
 
 __all__ = ["ParameterError", "Constraint", "Interval", "Options", "Boolean", "refusal",
            "short_repr", "validate"]
@@ -41,7 +43,7 @@ def refusal(name, owner, allowed, value, error=ParameterError):
 
 
 def _is_bool(value):
-    return isinstance(value, bool) or type(value).__name__ == "bool_"  # NumPy's bool too
+    return isinstance(value, (bool, np.bool_))
 
 
 def _number(x):

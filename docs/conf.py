@@ -110,11 +110,13 @@ API_MODULES = [
     ("scikit-learn estimators", "cbviz.estimators"),
     ("scikit-learn baselines", "cbviz.baselines"),
     ("Figures", "cbviz.plots"),
-    ("Figures of the C-bound explorer", "cbviz.plots.explorer"),
+    ("Figures of the C-bound plane, a toy vote and bounds against m", "cbviz.plots.cbound"),
     ("Paper experiments", "cbviz.experiments"),
     ("Comparing algorithms", "cbviz.compare"),
     ("Progress and cancelling", "cbviz.progress"),
-    ("C-bound explorer", "cbviz.explorer"),
+    ("The C-bound plane", "cbviz.cbound_plane"),
+    ("A toy vote of voters set by hand", "cbviz.toy_vote"),
+    ("PAC-Bayes bounds against the sample size", "cbviz.sample_size"),
     ("Exporting figures and tables", "cbviz.export"),
     ("Data, pool and split as the app builds them", "cbviz.workbench"),
     ("Speed benchmark", "cbviz.bench"),
@@ -145,9 +147,12 @@ def _write_api_pages():
     index = ["API reference", "=============", "",
              "Every public name of each module (its ``__all__``), one page each.", "",
              ".. toctree::", "   :maxdepth: 1", ""]
+    pages, entries = set(), set()
     for title, name in API_MODULES:
         module = importlib.import_module(name)
         slug = name.replace(".", "_")
+        pages.add(slug)
+        entries.update(f"{name}.{n}" for n in _public_names(module))
         index.append(f"   {slug}")
         head = f"``{name}``: {title}"
         lines = [head, "=" * len(head), "", f".. automodule:: {name}", "   :no-members:", "",
@@ -156,6 +161,14 @@ def _write_api_pages():
         lines += [f"   {n}" for n in _public_names(module)]
         _write_if_changed(out / f"{slug}.rst", "\n".join(lines) + "\n")
     _write_if_changed(out / "index.rst", "\n".join(index) + "\n")
+    # pages left by modules or names no longer listed (renamed, removed) would be documents
+    # outside every toctree, a warning: remove them
+    for page in out.glob("cbviz*.rst"):
+        if page.stem not in pages:
+            page.unlink()
+    for page in (out / "generated").glob("cbviz.*.rst"):
+        if page.stem not in entries:
+            page.unlink()
 
 
 _write_api_pages()

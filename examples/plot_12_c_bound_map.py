@@ -5,13 +5,13 @@ The C-bound map and a run's path
 For votes of +-1 voters the C-bound is a function of two numbers: the Gibbs risk ``r`` (the
 average error of a voter drawn from ``Q``) and the expected disagreement ``d`` of two voters
 drawn from ``Q``: ``C = 1 - (1 - 2r)**2 / (1 - 2d)`` (Lacasse et al., 2006).
-:func:`cbviz.plots.explorer.c_bound_map_figure` colours that plane, shades the pairs no
+:func:`cbviz.plots.cbound.c_bound_map_figure` colours that plane, shades the pairs no
 vote can have, and draws where a run goes, one point per iteration.
 """
 from cbviz.algorithms import CBBoost
+from cbviz.cbound_plane import c_bound_grid, trajectory
 from cbviz.data import load_dataset, prepare
-from cbviz.explorer import c_bound_grid, trajectory
-from cbviz.plots.explorer import c_bound_map_figure
+from cbviz.plots.cbound import c_bound_map_figure
 from cbviz.voters import StumpPool
 
 split = prepare(load_dataset("breast_cancer"), train_ratio=0.7, seed=0)

@@ -6,12 +6,12 @@ The app's bound panel shows four bounds on the true risk of the majority vote, e
 with probability at least ``1 - delta`` over the draw of the ``m`` training examples: the
 first-order bound (twice a bound on the Gibbs risk), PAC-Bound 1 (a kl-inverted C-bound), the CqBoost
 paper's Theorem 2 and the tandem bound.  All pay for ``KL(Q || P)`` and shrink as ``m``
-grows.  :func:`cbviz.explorer.bounds_vs_m` computes them for fixed empirical values and
-:func:`cbviz.plots.explorer.pac_bounds_figure` draws them.
+grows.  :func:`cbviz.sample_size.bounds_vs_m` computes them for fixed empirical values and
+:func:`cbviz.plots.cbound.pac_bounds_figure` draws them.
 """
 from cbviz import bounds
-from cbviz.explorer import bounds_vs_m, m_grid
-from cbviz.plots.explorer import pac_bounds_figure
+from cbviz.plots.cbound import pac_bounds_figure
+from cbviz.sample_size import bounds_vs_m, m_grid
 
 r, d, kl, delta = 0.3, 0.35, 2.0, 0.05           # Gibbs risk, disagreement, KL(Q||P), delta
 print(f"empirical C-bound: {bounds.c_bound_from_risks(r, d):.4f}")

@@ -41,7 +41,7 @@ ls "$work"/dist/*.tar.gz > /dev/null || fail "no sdist was built"
 listing=$("$python" -m zipfile -l "$wheel")
 for file in cbviz/app/streamlit_app.py cbviz/app/.streamlit/config.toml \
             cbviz/app/nginx.conf.template cbviz/app/app_pages/lessons.py \
-            cbviz/app/app_pages/step_through_cbboost.py cbviz/ui/assets/icon.png \
+            cbviz/app/app_pages/step_through.py cbviz/ui/assets/icon.png \
             cbviz/ui/assets/example.csv; do
   grep -qE "^$file[[:space:]]" <<< "$listing" || fail "$file is not in the wheel"
 done

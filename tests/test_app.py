@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from cbviz.app import FOLDER as APP
 from cbviz.plots.style import fixed
 
-STEP = "app_pages/step_through_cbboost.py"
+STEP = "app_pages/step_through.py"
 GRADIENT = "app_pages/gradient_vs_exhaustive.py"
 TIMEOUT = 60
 

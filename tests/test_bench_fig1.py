@@ -1,4 +1,4 @@
-"""Checks of the Fig. 1 protocol (cbviz.bench.fig1) and of its reading against the paper
+"""Checks of the Fig. 1 protocol (cbviz.bench.fig1_protocol) and of its reading against the paper
 (cbviz.bench.claims): the quick preset end to end, the ratio table, the verdicts on constructed
 tables (one where every claim of Sect. 5.1 holds, one where each fails), the CSV files and
 the command line.  No assertion compares measured times between algorithms.
@@ -50,7 +50,7 @@ def test_mincq_runs_at_every_n_and_m_and_says_its_mu(fig1_tables):
 
 
 def test_race_interleaves_the_runs_keeps_each_fastest_and_respects_the_budget(monkeypatch):
-    module = importlib.import_module("cbviz.bench.fig1")   # cbviz.bench.fig1 is the function
+    module = importlib.import_module("cbviz.bench.fig1_protocol")   # (cbviz.bench.fig1: the function)
     calls, totals = [], {}
 
     def make_factory(key, T, H, y, **params):

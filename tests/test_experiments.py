@@ -23,7 +23,7 @@ from cbviz.experiments import (
     run_experiment,
 )
 from cbviz.experiments.__main__ import main
-from cbviz.experiments.noise import fig3_heatmap
+from cbviz.experiments.fig3 import fig3_heatmap
 from cbviz.experiments.runner import unit_file_name
 from cbviz.experiments.table2 import search_fit
 

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from cbviz import bounds
 from cbviz.algorithms.cbboost import CBBoost
 from cbviz.app import PAGES
-from cbviz.explorer import examples_needed
+from cbviz.sample_size import examples_needed
 from cbviz.voters import StumpPool
 
 PAGE = str(PAGES / "cbound_explorer.py")

@@ -12,7 +12,7 @@ from helpers import lone_and_threaded
 
 from cbviz import bounds
 from cbviz.lessons import LESSONS, Lab, LessonError, Question, fmt, lesson
-from cbviz.lessons import noise, one_step, pac_bounds, prior, rules, sparsity
+from cbviz.lessons import label_noise, one_step, pac_bounds, prior, rules, sparsity
 
 SEEDS = (0, 1)
 
@@ -189,7 +189,7 @@ def test_noise_reveals_read_adaboost_s_own_curve(labs):
     assert reveals[2].answer == int(np.argmin(errors)) + 1
     assert reveals[0].facts["AdaBoost"] == runs["AdaBoost"].history[-1].train_error
     flipped = np.mean(lab.problem.split.y_train != Lab.preset(
-        noise.LESSON, label_noise=0.0, split_seed=lab.settings.split_seed).problem.split.y_train)
+        label_noise.LESSON, label_noise=0.0, split_seed=lab.settings.split_seed).problem.split.y_train)
     assert flipped == pytest.approx(lab.settings.label_noise, abs=0.01)
 
 

@@ -18,7 +18,7 @@ from cbviz.ui.text import md
 
 APP = FOLDER   # the page paths below are relative to the app's folder, as the app names them
 LESSONS_PAGE = "app_pages/lessons.py"
-STEP = "app_pages/step_through_cbboost.py"
+STEP = "app_pages/step_through.py"
 TIMEOUT = 180
 SIDEBAR_KEYS = {"s_source", "s_pool", "s_delta", "s_train_ratio"}  # drawn whatever the data
 TEACHER = "For teachers: a class link"

@@ -484,9 +484,9 @@ def test_large_data_scatters_draw_a_stated_fixed_sample_with_webgl():
 def test_every_colorbar_sits_inside_its_figure(run, pool, data):
     """The figures that show a colorbar (the C-bound map, the input plane with its scale,
     Fig. 3's heatmap) keep it in the figure; the plane without its scale keeps a thin margin."""
-    from cbviz.experiments.noise import fig3_heatmap
-    from cbviz.explorer import c_bound_grid
-    from cbviz.plots.explorer import c_bound_map_figure
+    from cbviz.cbound_plane import c_bound_grid
+    from cbviz.experiments.fig3 import fig3_heatmap
+    from cbviz.plots.cbound import c_bound_map_figure
     X, y, _, _ = data
     xe, ye, (xx, yy) = grid(X)
     Z = np.tanh(xx - yy)

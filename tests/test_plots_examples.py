@@ -5,16 +5,16 @@ import inspect
 import pytest
 
 import cbviz.plots as plots
-from cbviz.plots import comparison, curves, explorer, landscapes, regions, style, tables
+from cbviz.plots import cbound, comparison, curves, landscapes, regions, style, tables
 
-MODULES = (comparison, curves, explorer, landscapes, regions, style, tables)
+MODULES = (cbound, comparison, curves, landscapes, regions, style, tables)
 
 
 def _builders():
     public = [getattr(plots, name) for name in plots.__all__ if callable(getattr(plots, name))]
-    public += [f for name, f in vars(explorer).items()
+    public += [f for name, f in vars(cbound).items()
                if name.endswith("_figure") and inspect.isfunction(f)
-               and f.__module__ == explorer.__name__]
+               and f.__module__ == cbound.__name__]
     return public
 
 

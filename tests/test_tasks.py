@@ -83,7 +83,7 @@ def test_a_notice_belongs_to_its_page():
 @pytest.fixture(scope="module")
 def mincq_pima():
     """The step page on pima with every midpoint (2,130 voters), MinCq chosen."""
-    at = AppTest.from_file(str(PAGES / "step_through_cbboost.py"), default_timeout=120)
+    at = AppTest.from_file(str(PAGES / "step_through.py"), default_timeout=120)
     for k, v in dict(source="real", real="pima", n_thresholds="all",
                      algorithm="mincq").items():
         at.query_params[k] = v
@@ -103,7 +103,7 @@ def test_step_page_solves_mincq_on_every_midpoint_in_a_whole_page_run(mincq_pima
 
 
 def test_step_page_notice_turns_off_the_chart_whose_work_was_cancelled():
-    at = AppTest.from_file(str(PAGES / "step_through_cbboost.py"), default_timeout=60)
+    at = AppTest.from_file(str(PAGES / "step_through.py"), default_timeout=60)
     at.run()
     at.button(key="step_ten").click().run()
     at.toggle(key="step_mincq_beside").set_value(True).run()

@@ -9,7 +9,10 @@ Module map
 ----------
 ``streamlit_app.py``    the entry script: navigation, shared sidebar, home page
 ``app_pages/``          one script per page; a page's file name is its URL path
-                        (``/lessons``, ``/step_through_cbboost``, ...): class links use them.
+                        (``/lessons``, ``/gradient_vs_exhaustive``, ...): class links use
+                        them.  One exception: ``step_through.py`` (it steps all seven
+                        algorithms) keeps the URL path ``/step_through_cbboost`` of its old
+                        name (``url_path`` in the entry script), so older links still open it.
                         Not ``pages/``: beside the entry script that name switches Streamlit
                         to its old multipage mode, which runs the folder's scripts instead of
                         the entry script on a session's first run

@@ -24,9 +24,9 @@ Three commands (``python -m cbviz.bench COMMAND --help`` for the options):
     claims beside ours (:func:`fig1_claims`), and writes ``fig1_n.csv``, ``fig1_m.csv``,
     ``fig1_T.csv``, ``fig1_ratios.csv`` and ``fig1_claims.csv`` in DIR.
 
-Modules: ``common`` (data, voters, timing), ``engine`` (``cbboost``), ``algorithms``,
-``fig1`` (the protocol), ``claims`` (read against the paper) and ``cli``; every public name
-is here too.
+Modules: ``common`` (data, voters, timing), ``engine`` (``cbboost``), ``algorithm_times``
+(``algorithms``), ``fig1_protocol`` (``fig1``), ``claims`` (read against the paper) and
+``commands`` (the command line); every public name is here too.
 
 What every number is: wall-clock seconds (``time.perf_counter``) in this process; ``algorithms``
 and ``fig1`` first make one warm-up run of every algorithm on a tiny problem (first calls of
@@ -38,17 +38,17 @@ machine's load: compare rows of the same run, not runs.
 """
 from __future__ import annotations
 
-from .algorithms import (ALGORITHM_COLUMNS, CQBOOST_AT, algorithm_table, algorithm_targets,
-                         format_algorithm_table)
+from .algorithm_times import (ALGORITHM_COLUMNS, CQBOOST_AT, algorithm_table,
+                              algorithm_targets, format_algorithm_table)
 from .claims import (CLAIM_COLUMNS, CLAIMS, RATIO_COLUMNS, fig1_claims, fig1_ratios, fig1_report,
                      fig1_summary, format_claims, format_ratios)
-from .cli import main
+from .commands import main
 from .common import (SKLEARN_ADABOOST, Timing, best_of, best_run, build_voters, make_data,
                      sub_pool, time_run, time_sklearn_adaboost)
 from .engine import (BARE_PASS, ENGINE_COLUMNS, ENGINE_POOLS, SKLEARN_HGB, measure, report,
                      time_sklearn_hgb)
-from .fig1 import (FIG1_ALGORITHMS, FIG1_COLUMNS, QUICK_FIG1, Fig1Config, fig1, fig1_m, fig1_n,
-                   fig1_T, format_fig1, read_table, write_fig1)
+from .fig1_protocol import (FIG1_ALGORITHMS, FIG1_COLUMNS, QUICK_FIG1, Fig1Config, fig1, fig1_m,
+                            fig1_n, fig1_T, format_fig1, read_table, write_fig1)
 
 __all__ = ["ALGORITHM_COLUMNS", "BARE_PASS", "CLAIMS", "CLAIM_COLUMNS", "CQBOOST_AT",
            "ENGINE_COLUMNS", "ENGINE_POOLS", "FIG1_ALGORITHMS", "FIG1_COLUMNS", "QUICK_FIG1",

@@ -1,6 +1,6 @@
-"""``python -m cbviz.bench``: :func:`cbviz.bench.cli.main`."""
+"""``python -m cbviz.bench``: :func:`cbviz.bench.commands.main`."""
 import sys
 
-from .cli import main
+from .commands import main
 
 sys.exit(main())

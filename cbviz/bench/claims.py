@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .fig1 import SWEEP_AXIS, format_fig1, wide
+from .fig1_protocol import SWEEP_AXIS, format_fig1, wide
 
 __all__ = ["CLAIMS", "CLAIM_COLUMNS", "MUCH", "NOISE", "RATIO_COLUMNS", "fig1_claims",
            "fig1_ratios", "fig1_report", "fig1_summary", "format_claims", "format_ratios"]
@@ -29,7 +29,7 @@ _RULES = ("both rules score every voter in one fused pass over the data "
 def fig1_ratios(tables):
     """Fit time / CB-Boost's at the same point, for every point of every sweep.
 
-    ``tables``: sweep name -> table as :func:`~cbviz.bench.fig1.fig1` returns.  One row per
+    ``tables``: sweep name -> table as :func:`~cbviz.bench.fig1_protocol.fig1` returns.  One row per
     (sweep, value, algorithm other than CB-Boost); the ratio is NaN where either did not run.
     Columns :data:`RATIO_COLUMNS`.
     """

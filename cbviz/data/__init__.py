@@ -1,5 +1,6 @@
 """Data sets: toy 2-D generators (``toy``), real data sets that work offline (``benchmarks``),
-CSV loading (``csv_files``), splits, noise and normalization (``preparation``).
+CSV loading (``csv_files``), splits, noise and normalization (``preparation``); the
+containers :class:`Dataset`, :class:`Split` and the error :class:`DataError` (``dataset``).
 
 Every loader returns a :class:`Dataset` with ``X`` float64 of shape (m, d) and labels
 ``y`` int in {-1, +1}; ``label_mapping`` records how the original labels became -1/+1.
@@ -25,7 +26,7 @@ Preprocessing helpers follow the papers' protocol: :func:`train_test` (seeded, s
 features standardized with training statistics only), combined by :func:`prepare`.
 """
 from .benchmarks import catalogue, class_labels, load_dataset, real_names
-from .core import DataError, Dataset, Split
+from .dataset import DataError, Dataset, Split
 from .csv_files import csv_columns, load_csv
 from .preparation import TanhNormalizer, add_feature_noise, flip_labels, prepare, train_test
 from .toy import TOY_KINDS, make_toy

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .core import MAX_SEED, DataError
+from .dataset import MAX_SEED, DataError
 
 
 def lookup_key(name) -> str:

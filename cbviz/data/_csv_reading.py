@@ -12,7 +12,7 @@ import re
 import pandas as pd
 
 from ._common import label_text, plural, short_repr
-from .core import DataError
+from .dataset import DataError
 
 
 def _size_text(n: int) -> str:

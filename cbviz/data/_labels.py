@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ._common import class_sort_key, label_text, python_scalar, short_repr
-from .core import DataError
+from .dataset import DataError
 
 _REST = ("rest", "others", "all", "*")
 

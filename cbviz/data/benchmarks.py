@@ -20,7 +20,7 @@ from ._common import (
     sorted_classes,
 )
 from ._labels import binarize
-from .core import DataError, Dataset
+from .dataset import DataError, Dataset
 from .toy import TOY_DESCRIPTIONS, TOY_KINDS, make_toy
 
 # ----------------------------------------------------------------------------- real data

@@ -21,7 +21,7 @@ from ._common import (
 )
 from ._csv_reading import MAX_NAME_CHARS, decode_text, is_number, parse_csv, read_bytes
 from ._labels import binarize
-from .core import DataError, Dataset
+from .dataset import DataError, Dataset
 
 MAX_MAGNITUDE = 1e100  # beyond it, squares and differences overflow float64 in the bounds/plots
 _COMMA_NUMBER = re.compile(r"[-+]?\d*,\d+")

@@ -5,7 +5,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from ._common import check_real, check_seed
-from .core import DataError, Dataset, Split
+from .dataset import DataError, Dataset, Split
 
 # ----------------------------------------------------------------------------- splits & noise
 

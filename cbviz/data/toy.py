@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 
 from ._common import check_real, check_seed, lookup_key, short_repr
-from .core import DataError, Dataset
+from .dataset import DataError, Dataset
 
 # ----------------------------------------------------------------------------- toy data
 

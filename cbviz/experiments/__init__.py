@@ -7,7 +7,7 @@ interrupted run resumes where it stopped (module ``cbviz.experiments.runner``):
 ``table2``  Table 2, test 0-1 loss after a seeded randomized search (``table2.py``);
 ``fig1``    Fig. 1, fit time versus n, m and T, as ratios to CB-Boost's, and the paper's
 claims checked on them (:mod:`cbviz.bench`'s protocol, ``fig1.py``);
-``fig3``    Fig. 3, CB-Boost vs AdaBoost under Gaussian feature noise (``noise.py``);
+``fig3``    Fig. 3, CB-Boost vs AdaBoost under Gaussian feature noise (``fig3.py``);
 ``fig5``    Fig. 5, CB-Boost's C-bound beside MinCq(CB-Boost)'s per iteration (``fig5.py``).
 
 Each has a ``quick`` preset (under a minute on 2 cores) and a ``full`` one (the paper's
@@ -25,7 +25,7 @@ import platformdirs
 
 from .fig1 import FIG1
 from .fig5 import FIG5, FIG5_COLUMNS, FIG5_SUMMARY_COLUMNS, Fig5Config, fig5_frames
-from .noise import FIG3, FIG3_COLUMNS, Fig3Config, fig3_heatmap
+from .fig3 import FIG3, FIG3_COLUMNS, Fig3Config, fig3_heatmap
 from .runner import Experiment, ProgressLine, Results, load, run
 from .table2 import SEARCH_COLUMNS, TABLE2, TABLE2_COLUMNS, Table2Config, wide
 

@@ -19,7 +19,7 @@ data set:
 
 Every algorithm of a split uses the same pool (``StumpPool(thresholds)`` with complements,
 fitted on each training fold), the same split and the same folds (seed ``seed + split``).
-The data are not normalized; :mod:`.noise` reuses this unit with Gaussian feature noise.
+The data are not normalized; :mod:`.fig3` reuses this unit with Gaussian feature noise.
 """
 from __future__ import annotations
 

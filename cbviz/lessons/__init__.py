@@ -3,15 +3,15 @@ an action and a reveal computed from the student's own run afterwards.
 
 :data:`LESSONS` lists them in order (numbered from 1 in links: ``?lesson=N&stage=K``).
 """
-from .core import (Compute, Lab, Lesson, LessonError, Look, Move, Question, Reveal, Stage,
-                   Step, fmt, stopped_because)
+from .label_noise import LESSON as NOISE
 from .margins import LESSON as MARGINS
-from .noise import LESSON as NOISE
 from .one_step import LESSON as ONE_STEP
 from .pac_bounds import LESSON as PAC_BOUNDS
 from .prior import LESSON as PRIOR
 from .rules import LESSON as RULES
 from .sparsity import LESSON as SPARSITY
+from .stages import (Compute, Lab, Lesson, LessonError, Look, Move, Question, Reveal, Stage,
+                     Step, fmt, stopped_because)
 
 __all__ = ["LESSONS", "lesson", "link_preset", "Lab", "Lesson", "LessonError", "Stage", "Question", "Reveal",
            "Look", "Step", "Move", "Compute", "fmt", "stopped_because"]

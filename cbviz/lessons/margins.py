@@ -1,11 +1,11 @@
 """Lesson 1: margins, μ₁, μ₂ and why the C-bound needs both (C-bound explorer state)."""
 from __future__ import annotations
 
-from .. import bounds, explorer
-from ..plots.explorer import c_bound_map_figure
+from .. import bounds, cbound_plane
+from ..plots.cbound import c_bound_map_figure
 from ..plots.regions import margin_figure
 from ..markdown import md   # voter labels shown literally in markdown
-from .core import Lesson, Look, Move, Question, Reveal, Stage, Step, fmt
+from .stages import Lesson, Look, Move, Question, Reveal, Stage, Step, fmt
 
 SOURCE_C = ("C-bound: Lacasse et al. (2006); Theorem 1 and Corollary 1 of Bauvin et al. "
             "(2020); C = 1 − (1 − 2r)²/(1 − 2d) for ±1 voters")
@@ -17,7 +17,7 @@ def _c(r, d):
 
 
 def _map(lab):
-    return c_bound_map_figure(explorer.c_bound_grid("risks", n=121),
+    return c_bound_map_figure(cbound_plane.c_bound_grid("risks", n=121),
                               point=(lab.explorer["r"], lab.explorer["d"]))
 
 
@@ -56,7 +56,7 @@ def reveal_direction(lab):
 def reveal_edge(lab):
     r, d = _point(lab)
     c = _c(r, d)
-    edge = float(explorer.max_disagreement(r))
+    edge = float(cbound_plane.max_disagreement(r))
     text = (f"At d = {fmt(d)} (the largest reachable disagreement for r = {fmt(r)} is "
             f"2r(1 − r) = {fmt(edge, 4)}) the C-bound is **{fmt(c)}**. On that edge μ₂ = μ₁²: the "
             "variance of the margin μ₂ − μ₁² is 0, every example has the same margin μ₁ > 0, so "

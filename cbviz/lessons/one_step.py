@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import plots
 from ..markdown import md   # voter labels shown literally in markdown
-from .core import Lesson, Question, Reveal, Stage, Step, fmt, stopped_because
+from .stages import Lesson, Question, Reveal, Stage, Step, fmt, stopped_because
 
 PAPER = "Bauvin et al. (2020)"
 EQUAL = ("equal to the predicted decrease", "smaller than predicted", "larger than predicted")

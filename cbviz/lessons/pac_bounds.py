@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import bounds, plots
-from .core import Lesson, Look, Question, Reveal, Stage, Step, fmt
+from .stages import Lesson, Look, Question, Reveal, Stage, Step, fmt
 
 ROY = "Roy et al. (2016), Theorem 2 (Theorem 2 of Bauvin et al. 2020)"
 EARLY, LATE = 2, 20

@@ -7,7 +7,7 @@ import dataclasses
 from .. import bounds
 from ..plots.comparison import compare_figure
 from ..workbench import build_problem
-from .core import Compute, Lesson, Look, Question, Reveal, Stage, Step, fmt
+from .stages import Compute, Lesson, Look, Question, Reveal, Stage, Step, fmt
 
 HELD_OUT = 0.3
 ITERATIONS = 30

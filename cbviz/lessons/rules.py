@@ -6,7 +6,7 @@ import numpy as np
 from ..algorithms import lockstep, pick_correlations
 from ..plots.landscapes import lockstep_figure
 from ..plots.picks import same_vote_picks_figure
-from .core import Compute, Lesson, Look, Question, Reveal, Stage, fmt
+from .stages import Compute, Lesson, Look, Question, Reveal, Stage, fmt
 
 PAPER = "Bauvin et al. (2020)"
 ITERATIONS = 20

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..compare import Comparison
 from ..plots.comparison import compare_figure
-from .core import Compute, Lesson, Look, Question, Reveal, Stage, fmt
+from .stages import Compute, Lesson, Look, Question, Reveal, Stage, fmt
 
 NAMES = ("CB-Boost", "CqBoost", "MinCq")
 MU = 0.05

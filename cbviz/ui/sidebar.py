@@ -26,7 +26,7 @@ from ..workbench import (
     build_problem,
 )
 from . import hide, state, tasks
-from .glossary import draw_glossary
+from .notation import draw_glossary
 from .messages import for_app
 
 DEFAULTS = Settings()

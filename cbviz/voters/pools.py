@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_array
 
 from ..data._common import short_repr
-from ..data.core import MAX_SEED
+from ..data.dataset import MAX_SEED
 from .operators import DenseOperator
 from .stump_operator import StumpOperator
 

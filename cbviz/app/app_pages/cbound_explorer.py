@@ -2,9 +2,9 @@
 import pandas as pd
 import streamlit as st
 
-from cbviz import bounds, explorer
+from cbviz import bounds, cbound_plane, sample_size, toy_vote
 from cbviz.algorithms.registry import ALGORITHMS
-from cbviz.plots.explorer import (
+from cbviz.plots.cbound import (
     c_bound_map_figure,
     c_bound_slice_figure,
     pac_bounds_figure,
@@ -14,7 +14,7 @@ from cbviz.plots.explorer import (
 from cbviz.plots.style import fixed
 from cbviz.ui import state
 from cbviz.ui.figures import export_charts
-from cbviz.ui.glossary import CB_BOOST_PAPER
+from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.ui.sidebar import RUN_PREFIX
 
 STORE = "cbx_store"
@@ -23,7 +23,7 @@ page = state.store(STORE, {
     "moments": False, "r": 0.3, "d": 0.35, "mu1": 0.4, "mu2": 0.3,
     # the examples (numbered from 1) each voter gets wrong
     **{f"voter_{j}": [i + 1 for i in wrong]
-       for j, wrong in enumerate(explorer.toy_preset("different", M_TOY, N_TOY))},
+       for j, wrong in enumerate(toy_vote.toy_preset("different", M_TOY, N_TOY))},
     "draws": 0,
     "pac_r": 0.3, "pac_d": 0.35, "kl": 2.0, "delta": 0.05, "bound": "pac_bound", "target": 0.6,
 })
@@ -53,10 +53,10 @@ def _coordinate(field, key):
     def changed():
         page[field] = st.session_state[key]
         if field in ("mu1", "mu2"):
-            r, d = explorer.risks_from_moments(page["mu1"], page["mu2"])
+            r, d = cbound_plane.risks_from_moments(page["mu1"], page["mu2"])
             page["r"], page["d"] = round(float(r), 6), round(float(d), 6)
         else:
-            mu1, mu2 = explorer.moments_from_risks(page["r"], page["d"])
+            mu1, mu2 = cbound_plane.moments_from_risks(page["r"], page["d"])
             page["mu1"], page["mu2"] = round(float(mu1), 6), round(float(mu2), 6)
 
     kw.update(on_change=changed, args=())
@@ -74,7 +74,7 @@ else:
     c_y.slider("Disagreement d", 0.0, 0.5, step=0.005, **_coordinate("d", "cbx_d"))
 axes = "moments" if moments else "risks"
 r, d = page["r"], page["d"]
-st.markdown(explorer.describe_point(r, d))
+st.markdown(cbound_plane.describe_point(r, d))
 
 
 def other_runs():
@@ -89,12 +89,12 @@ def other_runs():
     else:
         config = held.get("config")
         name = ALGORITHMS[config[0]].name if config else type(held["run"]).__name__
-        found[f"step page: {name}"] = explorer.trajectory(held["run"].history)
+        found[f"step page: {name}"] = cbound_plane.trajectory(held["run"].history)
     lock = st.session_state.get(RUN_PREFIX + "lockstep")
     if lock is not None:
         for rule, run in (("exhaustive", lock["ex"]), ("gradient", lock["gr"])):
             if run.history:
-                found[f"gradient page: {rule} rule"] = explorer.trajectory(run.history)
+                found[f"gradient page: {rule} rule"] = cbound_plane.trajectory(run.history)
     for name, frame in found.items():
         outside = int((frame["gibbs_risk"] >= 0.5).sum())
         notes.append(f"**{name}**: {len(frame)} iterations, one point each (the last one larger), "
@@ -110,7 +110,7 @@ def other_runs():
 
 
 trajectories, run_notes = other_runs()
-grid = explorer.c_bound_grid(axes)
+grid = cbound_plane.c_bound_grid(axes)
 point = (page["mu1"], page["mu2"]) if moments else (r, d)
 x_now = point[0]
 slice_ok = 0.0 <= r < 0.5
@@ -121,7 +121,7 @@ def map_figure():
 
 
 def slice_figure():
-    return c_bound_slice_figure(explorer.c_bound_slice(axes, x_now), axes, x_now, point[1])
+    return c_bound_slice_figure(cbound_plane.c_bound_slice(axes, x_now), axes, x_now, point[1])
 
 
 # one chart per row: side by side they would be 220-330 px wide in a 1024 px window
@@ -154,12 +154,12 @@ st.markdown(
 def preset(name):
     if name == "random":
         page["draws"] += 1
-    for j, wrong in enumerate(explorer.toy_preset(name, M_TOY, N_TOY, seed=page["draws"])):
+    for j, wrong in enumerate(toy_vote.toy_preset(name, M_TOY, N_TOY, seed=page["draws"])):
         page[f"voter_{j}"] = [i + 1 for i in wrong]
 
 
 with st.container(horizontal=True):  # buttons as wide as their labels, wrapped when narrow
-    for name, label in explorer.TOY_PRESETS.items():
+    for name, label in toy_vote.TOY_PRESETS.items():
         st.button(label.capitalize(), key=f"cbx_preset_{name}", on_click=preset, args=(name,),
                   icon=":material/casino:" if name == "random" else None,
                   help="each voter wrong on 3 examples drawn at random" if name == "random"
@@ -169,11 +169,11 @@ with st.container(horizontal=True):  # buttons as wide as their labels, wrapped 
 for j, column in enumerate(st.columns(N_TOY)):
     column.multiselect(f"Voter {j + 1} is wrong on examples", list(range(1, M_TOY + 1)),
                        **state.bind(STORE, f"voter_{j}", f"cbx_voter_{j}"))
-toy = explorer.toy_summary(explorer.toy_wrong(
+toy = toy_vote.toy_summary(toy_vote.toy_wrong(
     [[i - 1 for i in page[f"voter_{j}"]] for j in range(N_TOY)], M_TOY))
 st.plotly_chart(toy_grid_figure(toy), key="cbx_fig_toy_grid", width="stretch")
 st.plotly_chart(toy_bars_figure(toy), key="cbx_fig_toy_bars", width="stretch")
-st.markdown(explorer.toy_story(toy))
+st.markdown(toy_vote.toy_story(toy))
 
 # ---- 3. PAC-Bayes bounds against m ------------------------------------------------------------
 st.subheader("From the sample to the true risk: PAC-Bayes bounds against m", divider="gray")
@@ -200,7 +200,7 @@ def use_run():
     rec = step_record().history[-1]
     settings = st.session_state.get("settings")
     page["pac_r"] = float(rec.gibbs_risk)
-    page["pac_d"] = float(min(rec.disagreement, explorer.max_disagreement(rec.gibbs_risk)))
+    page["pac_d"] = float(min(rec.disagreement, cbound_plane.max_disagreement(rec.gibbs_risk)))
     page["kl"] = float(rec.kl)
     if settings is not None:
         page["delta"] = float(settings.delta)
@@ -238,22 +238,22 @@ u[1].button("From the step page", key="cbx_use_run", on_click=use_run,
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def needed(key, r, d, kl, delta, target):
-    return explorer.examples_needed(key, r, d, kl, delta, target)
+    return sample_size.examples_needed(key, r, d, kl, delta, target)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def table_vs_m(r, d, kl, delta, m_max):
-    return explorer.bounds_vs_m(r, d, kl, delta, explorer.m_grid(10, m_max))
+    return sample_size.bounds_vs_m(r, d, kl, delta, sample_size.m_grid(10, m_max))
 
 
 def pac_section():
     """The bounds against m for the inputs above; returns the figure's builder (None: no r, d)."""
     try:
-        explorer.check_point(pr, pd_)
+        cbound_plane.check_point(pr, pd_)
     except ValueError as exc:
         st.error(f"**No bound for this r and d:** {exc}.", icon=":material/error:")
         return None
-    limits = {k: explorer.bound_limit(k, pr, pd_) for k in bounds.PAC_BOUNDS}
+    limits = {k: sample_size.bound_limit(k, pr, pd_) for k in bounds.PAC_BOUNDS}
     with st.spinner("Searching the smallest m..."):
         costs = {k: (needed(k, pr, pd_, kl, delta, target),
                      needed(k, pr, pd_, 0.0, delta, target)) for k in bounds.PAC_BOUNDS}

@@ -7,7 +7,7 @@ from cbviz.algorithms import lockstep_start, lockstep_table, pick_correlations, 
 from cbviz.plots.style import fixed
 from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
-from cbviz.ui.glossary import CB_BOOST_PAPER
+from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 from cbviz.ui.text import md

@@ -9,13 +9,13 @@ from streamlit.errors import StreamlitPageNotFoundError
 from cbviz.data import DataError
 from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step, stopped_because
 from cbviz.ui import hide, lesson_state, runs
-from cbviz.ui.glossary import symbol_popover
+from cbviz.ui.notation import symbol_popover
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import require_problem
 from cbviz.ui.teacher import teacher_panel
 from cbviz.ui.text import md
 
-PAGES = {"step": "app_pages/step_through_cbboost.py", "explorer": "app_pages/cbound_explorer.py",
+PAGES = {"step": "app_pages/step_through.py", "explorer": "app_pages/cbound_explorer.py",
          "gradient": "app_pages/gradient_vs_exhaustive.py",
          "compare": "app_pages/compare_algorithms.py"}
 

@@ -15,7 +15,7 @@ from cbviz.experiments import (
 from cbviz.export import table_csv
 from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
-from cbviz.ui.glossary import CB_BOOST_PAPER
+from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.ui.text import md
 
 STORE = "exp_store"

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..compare import Comparison
 from ..plots.comparison import compare_figure
-from .core import Compute, Lesson, Look, Question, Reveal, Stage, fmt, stopped_because
+from .stages import Compute, Lesson, Look, Question, Reveal, Stage, fmt, stopped_because
 
 ITERATIONS = 200
 NAMES = ("CB-Boost", "AdaBoost")

@@ -1,7 +1,9 @@
-"""Figures of the C-bound explorer: the (r, d) plane, a three-voter vote, bounds against m.
+"""Figures of the C-bound: its (r, d) plane, a three-voter vote, PAC-Bayes bounds against m.
 
-Pure builders over what :mod:`cbviz.explorer` returns (a :class:`~cbviz.explorer.CBoundGrid`,
-slices, trajectories, a :class:`~cbviz.explorer.ToySummary`, a table of bounds against m).
+Pure builders over what :mod:`cbviz.cbound_plane` (a :class:`~cbviz.cbound_plane.CBoundGrid`,
+slices, trajectories), :mod:`cbviz.toy_vote` (a :class:`~cbviz.toy_vote.ToySummary`) and
+:mod:`cbviz.sample_size` (a table of bounds against m) return; the C-bound explorer page draws
+them.
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..bounds import PAC_BOUNDS
-from ..explorer import AXES, max_disagreement
+from ..cbound_plane import AXES, max_disagreement
 from ._figures import new_figure, styled
 from ._values import title_number
 from .style import (
@@ -52,12 +54,12 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
     """The C-bound over the plane of ``grid``, the unreachable part shaded, the line where it
     equals 2r, a chosen ``point`` (x, y) and run ``trajectories`` (name -> trajectory frame).
 
-    A trajectory frame has the columns of :func:`cbviz.explorer.trajectory`; each iteration is
+    A trajectory frame has the columns of :func:`cbviz.cbound_plane.trajectory`; each iteration is
     drawn at its (r, d) or (mu1, mu2).
 
     Examples
     --------
-    >>> from cbviz.explorer import c_bound_grid, trajectory
+    >>> from cbviz.cbound_plane import c_bound_grid, trajectory
     >>> from cbviz.estimators import CBBoostClassifier
     >>> from cbviz.data import make_toy
     >>> ds = make_toy("moons", n_samples=200, seed=0)
@@ -128,11 +130,11 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
 
 def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
     """The C-bound and the first-order bound 2r along the valid part of the line at ``x`` (a
-    frame from :func:`cbviz.explorer.c_bound_slice`); ``y`` marks the chosen point on it.
+    frame from :func:`cbviz.cbound_plane.c_bound_slice`); ``y`` marks the chosen point on it.
 
     Examples
     --------
-    >>> from cbviz.explorer import c_bound_slice
+    >>> from cbviz.cbound_plane import c_bound_slice
     >>> fig = c_bound_slice_figure(c_bound_slice("risks", 0.3), "risks", 0.3, y=0.35)
     >>> fig.show()  # doctest: +SKIP
     """
@@ -176,7 +178,7 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
 
     Examples
     --------
-    >>> from cbviz.explorer import toy_preset, toy_summary, toy_wrong
+    >>> from cbviz.toy_vote import toy_preset, toy_summary, toy_wrong
     >>> summary = toy_summary(toy_wrong(toy_preset("different", m=10), m=10))
     >>> fig = toy_grid_figure(summary)
     >>> fig.show()  # doctest: +SKIP
@@ -212,7 +214,7 @@ def toy_bars_figure(summary, uirevision="toy_bars"):
 
     Examples
     --------
-    >>> from cbviz.explorer import toy_preset, toy_summary, toy_wrong
+    >>> from cbviz.toy_vote import toy_preset, toy_summary, toy_wrong
     >>> summary = toy_summary(toy_wrong(toy_preset("same", m=10), m=10))
     >>> fig = toy_bars_figure(summary)
     >>> fig.show()  # doctest: +SKIP
@@ -247,13 +249,13 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
                       m_run=None, uirevision="pac_vs_m"):
     """The four PAC-Bayes bounds against the sample size m (log axis).
 
-    ``table``: from :func:`cbviz.explorer.bounds_vs_m`; ``chosen``: the bound the ``target``,
+    ``table``: from :func:`cbviz.sample_size.bounds_vs_m`; ``chosen``: the bound the ``target``,
     the smallest m that reaches it (``needed``, None if none) and its m -> infinity ``limit``
     refer to; ``m_run``: the sample size of a run, drawn as a vertical line.
 
     Examples
     --------
-    >>> from cbviz.explorer import bounds_vs_m, m_grid
+    >>> from cbviz.sample_size import bounds_vs_m, m_grid
     >>> table = bounds_vs_m(0.3, 0.35, 2.0, 0.05, m_grid(50, 100_000, n=30))
     >>> fig = pac_bounds_figure(table, kl=2.0, delta=0.05)
     >>> fig.show()  # doctest: +SKIP

@@ -6,10 +6,10 @@ import argparse
 import sys
 from dataclasses import replace
 
-from .algorithms import algorithm_table, algorithm_targets, format_algorithm_table
+from .algorithm_times import algorithm_table, algorithm_targets, format_algorithm_table
 from .engine import measure, report
 from .claims import fig1_report, fig1_summary
-from .fig1 import QUICK_FIG1, Fig1Config, fig1, write_fig1
+from .fig1_protocol import QUICK_FIG1, Fig1Config, fig1, write_fig1
 
 __all__ = ["main"]
 

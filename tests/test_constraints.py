@@ -17,6 +17,7 @@ from sklearn.datasets import make_moons
 from cbviz import estimators
 from cbviz.algorithms import ALGORITHMS, ParameterError, QPError, make_algorithm
 from cbviz.algorithms import base as algorithms_base
+from cbviz.app import FOLDER as APP
 from cbviz.baselines import BASELINES, fit_baseline
 from cbviz.constraints import Boolean, Interval, Options, refusal
 from cbviz.constraints import ParameterError as BottomParameterError
@@ -24,6 +25,9 @@ from cbviz.data import DataError
 from cbviz.ui.runs import read_json, read_link
 from cbviz.workbench import CONSTRAINTS as SETTINGS, LIMITS, Settings
 
+# the step page's script (under either of its names while its file is renamed)
+STEP_PAGE = next(APP / "app_pages" / name for name in ("step_through.py", "step_through_cbboost.py")
+                 if (APP / "app_pages" / name).exists())
 MESSAGE = re.compile(r"^The '(?P<name>[^']+)' parameter of (?P<owner>.+?) must be (?P<range>.+)\. "
                      r"Got (?P<got>.+) instead\.$", re.S)
 
@@ -276,10 +280,26 @@ def test_the_registry_takes_its_ranges_from_the_factories():
         for p in spec.params:
             assert p.constraint is spec.factory._parameter_constraints[p.name]
             assert p.owner == spec.factory.__name__
-            if p.kind in ("int", "float"):
-                assert (p.low, p.high) == (p.constraint.low, p.constraint.high)
-            else:
+            if p.kind not in ("int", "float"):
                 assert p.choices == p.constraint.choices
+            elif not p.shown:
+                assert (p.low, p.high) == (p.constraint.low, p.constraint.high)
+            else:   # a widget's display range: allowed values only, finite for a log scale
+                for end in p.shown:
+                    p.check(end)
+                assert not p.log or 0 < p.low < p.high < math.inf
+
+
+def test_a_link_value_beyond_the_widget_range_is_shown():
+    """mu = 1e-6 is allowed (MinCq's (0, 1]) though the widget shows [1e-4, 1] by default."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(STEP_PAGE), default_timeout=60)
+    at.query_params.update(algorithm="mincq", mu="1e-06", n_samples="60")
+    at.run()
+    assert not at.exception, at.exception
+    assert not [w for w in at.warning if "Ignored" in w.value]
+    assert at.number_input(key="hp_mincq_mu").value == 1e-6
 
 
 # a few by hand, so that the generated cases cannot pass vacuously

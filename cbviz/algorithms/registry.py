@@ -37,6 +37,9 @@ class Param:
     help: str
     log: bool = False
     when: tuple = ()  # (other parameter, values for which this one is used); () = always
+    # (low, high) the widget shows where the declared range does not suit it (a log scale
+    # needs finite, positive ends): display only, a link or file may hold any allowed value
+    shown: tuple = ()
     constraint: Constraint | None = None
     owner: str = ""
 
@@ -51,12 +54,14 @@ class Param:
 
     @property
     def low(self):
-        """The smallest allowed number (None: unbounded; an open end is refused by :meth:`check`)."""
-        return self.constraint.low
+        """The widget's smallest number: ``shown``'s, else the declared range's (None:
+        unbounded; an open end's value is refused by :meth:`check`)."""
+        return self.shown[0] if self.shown else self.constraint.low
 
     @property
     def high(self):
-        return self.constraint.high
+        """The widget's largest number (see :attr:`low`)."""
+        return self.shown[1] if self.shown else self.constraint.high
 
     @property
     def choices(self):
@@ -120,7 +125,7 @@ class AlgorithmSpec:
 def _mu(default):
     return Param("mu", "μ (first moment of the margin)", default,
                  "the margin's mean the program imposes; smaller μ lets the vote spread its "
-                 "weight, larger μ asks for a more confident vote", log=True)
+                 "weight, larger μ asks for a more confident vote", log=True, shown=(1e-4, 1.0))
 
 
 _CQ_PLOTS = (
@@ -168,7 +173,8 @@ ALGORITHMS = {spec.key: spec for spec in (
         "the dual constraint most, then re-solves the C-bound program on the chosen voters",
         CqBoost, "second moment of the margin μ₂ on the chosen voters",
         (_mu(0.05), Param("epsilon", "ε (dual tolerance)", 1e-6,
-                          "stop when no voter's edge exceeds ν + ε", log=True)),
+                          "stop when no voter's edge exceeds ν + ε", log=True,
+                          shown=(1e-10, 1e-1))),
         extra_plots=_CQ_PLOTS),
     AlgorithmSpec(
         "quadboost", "QuadBoost", "Fortier-Dubois et al., Efficient Learning of Ensembles with QuadBoost",
@@ -179,9 +185,9 @@ ALGORITHMS = {spec.key: spec for spec in (
                "none: vanilla (eq. 6, stopped by max iterations); l1: soft threshold (eq. 7); "
                "l2: ridge shrinkage (eq. 8); linf: weights clipped at α_max (eq. 9)"),
          Param("lam", "λ", 1e-2, "strength of the L1 / L2 regularizer", log=True,
-               when=("regularization", ("l1", "l2"))),
+               when=("regularization", ("l1", "l2")), shown=(1e-6, 1e4)),
          Param("alpha_max", "α_max", 0.05, "largest absolute weight of a voter (Linf)", log=True,
-               when=("regularization", ("linf",))),
+               when=("regularization", ("linf",)), shown=(1e-6, 10.0)),
          Param("reweight", "Re-weight voters", False,
                "let a voter already in the ensemble be chosen again (Sect. 3.1)")),
         extra_plots=(("Quadratic risk and regularizer<br><sup>Theorem 1's norm term</sup>",
@@ -195,7 +201,8 @@ ALGORITHMS = {spec.key: spec for spec in (
         "one iteration is one pass over the voters", KLBoost, "f(Q) = C × Σ loss + KL(Q‖P)",
         (Param("loss", "Loss", "quadratic",
                "quadratic (M/γ − 1)² or exponential exp(−M/γ) of the margin M"),
-         Param("C", "C (loss weight)", 1.0, "weight of the empirical loss against KL", log=True),
+         Param("C", "C (loss weight)", 1.0, "weight of the empirical loss against KL", log=True,
+               shown=(1e-4, 1e6)),
          Param("gamma", "γ (margin scale)", 0.1, "the margin the loss aims at", log=True)),
         extra_plots=(("Loss and KL<br><sup>the two terms of f</sup>", "value",
                       {"loss_term": "C × Σ loss", "kl_term": "KL(Q‖P)"},

@@ -36,11 +36,13 @@ def _draw(param, bound):
                         format_func=lambda v: "none" if v is None else str(v), **bound)
     if param.kind == "bool":
         return st.toggle(param.label, **bound)
-    # the range is the factory's (None: unbounded); an open end's value is refused with
-    # the parameter's message when the run is made
+    # the widget's range (Param.low/high), widened to a value a link or file brought in
+    # (the declared range may be wider than the one shown)
+    value, cast = st.session_state[bound["key"]], int if param.kind == "int" else float
+    low = None if param.low is None else cast(min(param.low, value))
+    high = None if param.high is None else cast(max(param.high, value))
     if param.kind == "int":
-        return int(st.number_input(param.label, param.low, param.high, step=1, **bound))
+        return int(st.number_input(param.label, low, high, step=1, **bound))
     fmt = "%.2e" if param.log else "%.3f"
-    step = None if param.log or param.high is None else (param.high - param.low) / 100
-    return float(st.number_input(param.label, param.low, param.high, step=step,
-                                 format=fmt, **bound))
+    step = None if param.log or None in (low, high) else (high - low) / 100
+    return float(st.number_input(param.label, low, high, step=step, format=fmt, **bound))

@@ -107,6 +107,7 @@ API_MODULES = [
     ("Voter pools", "cbviz.voters"),
     ("Margins, C-bound and PAC-Bayes bounds", "cbviz.bounds"),
     ("Algorithms (steppers)", "cbviz.algorithms"),
+    ("Parameter constraints: what each hyper-parameter allows", "cbviz.constraints"),
     ("scikit-learn estimators", "cbviz.estimators"),
     ("scikit-learn baselines", "cbviz.baselines"),
     ("Figures", "cbviz.plots"),
@@ -181,11 +182,12 @@ ESTIMATORS = {"cbboost": "CBBoostClassifier", "mincq": "MinCqClassifier",
 
 
 def _range(param):
-    if param.kind == "choice":
-        return ", ".join("``None``" if c is None else f"``{c!r}``" for c in param.choices)
-    if param.kind == "bool":
-        return "``True``, ``False``"
-    return f"{param.low:g} to {param.high:g}" + (" (log scale in the app)" if param.log else "")
+    """The declared values (the factory's constraint, as a refusal words them), and the range
+    the app's widget shows where it differs."""
+    text = param.constraint.describe()
+    if param.shown:
+        text += f"; the app's widget shows {param.low:g} to {param.high:g}"
+    return text + (" (log scale)" if param.log else "")
 
 
 def _write_algorithm_tables():

@@ -38,7 +38,7 @@ def expected(query, steps):
     """What a session on ``query`` must show: its caption and the status line of each Step,
     from a lone CB-Boost run with the page's default hyper-parameters."""
     from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
-    from cbviz.workbench import Settings, build_problem
+    from cbviz.problem import Settings, build_problem
 
     settings, ignored = Settings.from_link(dict(urllib.parse.parse_qsl(query)), Settings())
     assert not ignored, ignored

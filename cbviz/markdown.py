@@ -1,7 +1,7 @@
 """User text (column and file names, link values, voter labels) shown literally in markdown.
 
 A plain text helper at the bottom of the layers (no Streamlit): the lessons write markdown with
-it as the pages do (:mod:`cbviz.ui.text` re-exports it for the pages)."""
+it as the pages do (the pages import it from here)."""
 from __future__ import annotations
 
 import re

@@ -119,7 +119,7 @@ API_MODULES = [
     ("A toy vote of voters set by hand", "cbviz.toy_vote"),
     ("PAC-Bayes bounds against the sample size", "cbviz.sample_size"),
     ("Exporting figures and tables", "cbviz.export"),
-    ("Data, pool and split as the app builds them", "cbviz.workbench"),
+    ("Data, pool and split as the app builds them", "cbviz.problem"),
     ("Speed benchmark", "cbviz.bench"),
     ("Glossary of the notation", "cbviz.glossary"),
     ("The cbviz command", "cbviz.cli"),

@@ -9,7 +9,7 @@ same in a script, and :func:`cbviz.plots.compare_figure` draws one record column
 from cbviz.algorithms import ALGORITHMS
 from cbviz.compare import Comparison
 from cbviz.plots import compare_figure
-from cbviz.workbench import Settings, build_problem
+from cbviz.problem import Settings, build_problem
 
 problem = build_problem(Settings(source="real", real="breast_cancer", n_thresholds="10"))
 algorithms = [(key, {}) for key in ALGORITHMS] + [("cbboost", {"direction": "gradient"})]

@@ -4,12 +4,12 @@ A vote of stumps on the plane
 
 On a two-feature toy set the vote itself can be drawn: a stump splits the plane along one
 axis, so a weighted vote of stumps is constant on the rectangles cut by their thresholds.
-:meth:`cbviz.workbench.Problem.vote_grid` evaluates the normalized vote on those cells and
+:meth:`cbviz.problem.Problem.vote_grid` evaluates the normalized vote on those cells and
 :func:`cbviz.plots.decision_figure` draws it with the data, as the app's step page does.
 """
 from cbviz.algorithms import CBBoost
 from cbviz.plots import decision_figure
-from cbviz.workbench import Settings, build_problem
+from cbviz.problem import Settings, build_problem
 
 problem = build_problem(Settings(source="toy", toy="moons", n_samples=300, toy_noise=0.25,
                                  n_thresholds="20"))

@@ -98,25 +98,23 @@ stop() {
   fail "process $1 did not stop within 30 s of SIGTERM"
 }
 
-port=$(free_port)
-setsid "$work/venv/bin/cbviz" app --server.headless true --server.port "$port" \
-  > "$work/app.log" 2>&1 &
-app_pid=$!
-pids+=("$app_pid")
-wait_healthy "http://127.0.0.1:$port" "$app_pid" 120 \
-  || { tail -n 40 "$work/app.log" >&2; fail "cbviz app did not answer its health check"; }
-echo "check_wheel: cbviz app answered its health check on port $port"
-stop "$app_pid"
+# answers SECONDS PORT_OPTION COMMAND...: start `cbviz COMMAND... PORT_OPTION <free port>` in
+# its own process group, wait until that port answers the health check, then stop it
+answers() {
+  local seconds=$1 port_option=$2 name=$3 port pid
+  shift 2
+  port=$(free_port)
+  setsid "$work/venv/bin/cbviz" "$@" "$port_option" "$port" > "$work/$name.log" 2>&1 &
+  pid=$!
+  pids+=("$pid")
+  wait_healthy "http://127.0.0.1:$port" "$pid" "$seconds" \
+    || { tail -n 40 "$work/$name.log" >&2; fail "cbviz $* did not answer its health check"; }
+  echo "check_wheel: cbviz $* answered the health check on port $port"
+  stop "$pid"
+}
 
-port=$(free_port)
-setsid "$work/venv/bin/cbviz" serve --workers 1 --port "$port" --host 127.0.0.1 \
-  > "$work/serve.log" 2>&1 &
-serve_pid=$!
-pids+=("$serve_pid")
-wait_healthy "http://127.0.0.1:$port" "$serve_pid" 180 \
-  || { tail -n 40 "$work/serve.log" >&2; fail "cbviz serve's proxy did not answer its health check"; }
-echo "check_wheel: cbviz serve --workers 1: nginx answered the health check on port $port"
-stop "$serve_pid"
+answers 120 --server.port app --server.headless true   # Streamlit on its own
+answers 180 --port serve --workers 1 --host 127.0.0.1   # nginx in front of one worker
 
 size=$(stat -c %s "$wheel")
 echo "check_wheel: $(basename "$wheel"): $size bytes ($(( (size + 512) / 1024 )) KiB);" \

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from cbviz.algorithms import CBBoost
 from cbviz.app import PAGES
 from cbviz.compare import Comparison
-from cbviz.workbench import Settings, build_problem
+from cbviz.problem import Settings, build_problem
 
 PAGE = str(PAGES / "compare_algorithms.py")
 

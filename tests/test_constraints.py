@@ -23,7 +23,7 @@ from cbviz.constraints import Boolean, Interval, Options, refusal
 from cbviz.constraints import ParameterError as BottomParameterError
 from cbviz.data import DataError
 from cbviz.ui.runs import read_json, read_link
-from cbviz.workbench import CONSTRAINTS as SETTINGS, LIMITS, Settings
+from cbviz.problem import CONSTRAINTS as SETTINGS, LIMITS, Settings
 
 # the step page's script (under either of its names while its file is renamed)
 STEP_PAGE = next(APP / "app_pages" / name for name in ("step_through.py", "step_through_cbboost.py")

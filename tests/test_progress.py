@@ -10,7 +10,7 @@ from cbviz.algorithms.mincq import mincq_on_history
 from cbviz.algorithms.registry import ALGORITHMS
 from cbviz.compare import Comparison
 from cbviz.voters import StumpPool
-from cbviz.workbench import Settings, build_problem
+from cbviz.problem import Settings, build_problem
 
 
 def collect(work, cancel_after=None):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# What a run holds (measured by tests/test_memory.py; README, "Serving a class"): a run that
+# What a run holds (measured by tests/algorithms/test_history.py; README, "Serving a class"): a run that
 # changes a few weights per step (CB-Boost, AdaBoost, both runs of gradient vs exhaustive) grows
 # by at most RECORD_BYTES per iteration (a record's numbers and its share of the log of weight
 # changes), on top of work arrays of at most RUN_WORK_BYTES per voter of its pool and per

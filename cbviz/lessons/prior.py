@@ -6,7 +6,7 @@ import dataclasses
 
 from .. import bounds
 from ..plots.comparison import compare_figure
-from ..workbench import build_problem
+from ..problem import build_problem
 from .stages import Compute, Lesson, Look, Question, Reveal, Stage, Step, fmt
 
 HELD_OUT = 0.3

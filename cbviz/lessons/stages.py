@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Callable
 
 from ..algorithms.registry import make_algorithm
-from ..workbench import Settings, build_problem
+from ..problem import Settings, build_problem
 
 __all__ = ["Question", "Reveal", "Stage", "Lesson", "Lab", "Look", "Step", "Move", "Compute",
            "fmt", "stopped_because", "LessonError"]
@@ -244,7 +244,7 @@ class Lesson:
         return self.stages[k - 1]
 
     def preset(self):
-        """The lesson's own :class:`~cbviz.workbench.Settings`: the defaults, :attr:`settings`
+        """The lesson's own :class:`~cbviz.problem.Settings`: the defaults, :attr:`settings`
         over them (what the Start button and a link that names no setting open)."""
         settings, ignored = Settings.from_link(self.settings)
         if ignored:

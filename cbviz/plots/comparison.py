@@ -92,7 +92,7 @@ def bound_panel_figure(panel, uirevision="compare_panel"):
     Examples
     --------
     >>> from cbviz.compare import Comparison
-    >>> from cbviz.workbench import Settings, build_problem
+    >>> from cbviz.problem import Settings, build_problem
     >>> problem = build_problem(Settings(source="toy", toy="moons"))
     >>> comparison = Comparison(problem, [("cbboost", {}), ("adaboost", {})], max_iter=10)
     >>> comparison.step(10)

@@ -115,7 +115,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
 
     ``xe`` / ``ye`` are the cell edges on each axis, ``Z[i, j]`` the vote ``F(x)/sum(a)`` on
     the cell ``[xe[j], xe[j+1]] x [ye[i], ye[i+1]]`` (as
-    :meth:`cbviz.workbench.Problem.vote_grid` gives them).  The decision boundary is drawn
+    :meth:`cbviz.problem.Problem.vote_grid` gives them).  The decision boundary is drawn
     along the cell sides where the vote changes sign.  ``stump`` is None or
     ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
     optional ``"name"`` (legend text) and ``"color"``.
@@ -123,7 +123,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     Examples
     --------
     >>> from cbviz.algorithms import CBBoost
-    >>> from cbviz.workbench import Settings, build_problem
+    >>> from cbviz.problem import Settings, build_problem
     >>> problem = build_problem(Settings(source="toy", toy="moons"))
     >>> split = problem.split
     >>> run = CBBoost(max_iter=10).start(problem.H_train, split.y_train).run()

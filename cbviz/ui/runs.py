@@ -117,7 +117,7 @@ def read_json(raw):
 
     The run part is checked here (algorithm, hyper-parameters, ``max_iter`` and
     ``iterations`` in the ranges of :data:`RUN_LIMITS`); the settings part is checked value
-    by value when it is applied (:meth:`~cbviz.workbench.Settings.from_link`).  Files written
+    by value when it is applied (:meth:`~cbviz.problem.Settings.from_link`).  Files written
     before algorithms other than CB-Boost existed (a ``direction`` and no ``algorithm``) are
     read as CB-Boost runs.
     """

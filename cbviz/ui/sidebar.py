@@ -17,7 +17,7 @@ import streamlit as st
 from .. import data
 from ..lessons import link_preset
 from ..markdown import md
-from ..workbench import (
+from ..problem import (
     LIMITS,
     POOLS,
     THRESHOLD_CHOICES,

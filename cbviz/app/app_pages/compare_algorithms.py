@@ -11,7 +11,7 @@ from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
-from cbviz.ui.text import md
+from cbviz.markdown import md
 
 STORE = "cmp_store"
 RUN_KEY = RUN_PREFIX + "compare"

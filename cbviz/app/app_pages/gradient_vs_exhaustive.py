@@ -10,7 +10,7 @@ from cbviz.ui.figures import export_charts
 from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
-from cbviz.ui.text import md
+from cbviz.markdown import md
 
 STORE = "gx_store"
 RUN_KEY = RUN_PREFIX + "lockstep"

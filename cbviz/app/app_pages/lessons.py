@@ -13,7 +13,7 @@ from cbviz.ui.notation import symbol_popover
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import require_problem
 from cbviz.ui.teacher import teacher_panel
-from cbviz.ui.text import md
+from cbviz.markdown import md
 
 PAGES = {"step": "app_pages/step_through.py", "explorer": "app_pages/cbound_explorer.py",
          "gradient": "app_pages/gradient_vs_exhaustive.py",

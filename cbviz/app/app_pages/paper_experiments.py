@@ -16,7 +16,7 @@ from cbviz.export import table_csv
 from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
 from cbviz.ui.notation import CB_BOOST_PAPER
-from cbviz.ui.text import md
+from cbviz.markdown import md
 
 STORE = "exp_store"
 OUT = results_dir()  # where the units are saved: cbviz's per-user data folder

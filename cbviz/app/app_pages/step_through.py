@@ -18,7 +18,7 @@ from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import apply_settings, require_problem
-from cbviz.ui.text import md
+from cbviz.markdown import md
 
 STORE = runs.VIEW_STORE
 settings, problem = require_problem()

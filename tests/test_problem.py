@@ -6,7 +6,7 @@ from cbviz import bounds
 from cbviz.algorithms import CBBoost
 from cbviz.data import DataError
 from cbviz.voters import StumpPool
-from cbviz.workbench import Settings, build_problem, split_prior
+from cbviz.problem import Settings, build_problem, split_prior
 
 
 def test_pool_is_built_from_the_prior_part_only():

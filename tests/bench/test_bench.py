@@ -1,5 +1,5 @@
 """Checks of the benchmark (cbviz.bench) on tiny sizes: the timing helpers, the engine and
-algorithm tables and their command line (Fig. 1: test_bench_fig1.py).  No assertion compares
+algorithm tables and their command line (Fig. 1: test_fig1_protocol.py).  No assertion compares
 times between algorithms (they depend on the machine's load); the structural facts are checked
 instead: every algorithm has a positive time, skips and caps are stated in ``note``, ratios
 are the quotients of the table's own times.  Every data set is seeded.

@@ -12,7 +12,7 @@ from benchmarks.browser import CHROMIUM, FLAGS, IDLE
 from benchmarks.latency import MARK, REDRAWN
 from cbviz.app.streamlit_server import serve
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots"
 
 require_chromium()

@@ -1,4 +1,4 @@
-"""Checks of MinCq (cbviz.algorithms.mincq._mincq), MinCq(CB-Boost) and the QP wrapper (qp.py).
+"""Checks of MinCq (cbviz.algorithms.mincq._mincq), MinCq(CB-Boost) and the QP wrapper (cbviz.algorithms._qp).
 
 Reference quantities are rebuilt here from the definitions, never through the module:
 

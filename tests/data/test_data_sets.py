@@ -25,7 +25,7 @@ from cbviz.data import (
     train_test,
 )
 
-EXAMPLE_CSV = Path(__file__).resolve().parents[1] / "cbviz" / "ui" / "assets" / "example.csv"
+EXAMPLE_CSV = Path(__file__).resolve().parents[2] / "cbviz" / "ui" / "assets" / "example.csv"
 
 
 def example_frame(seed=7, n_per_class=100) -> pd.DataFrame:

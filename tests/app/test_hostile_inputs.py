@@ -28,7 +28,7 @@ from cbviz.data import DataError, csv_columns, load_csv, make_toy, prepare, trai
 from cbviz.ui.messages import for_app
 from cbviz.ui.runs import read_json
 from cbviz.voters import HyperplanePool, RBFPool, StumpPool
-from cbviz.workbench import Settings, build_problem
+from cbviz.problem import Settings, build_problem
 
 ACCEPTED = "accepted"
 MAX_ECHO = 80           # characters of user input a message may repeat

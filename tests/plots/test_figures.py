@@ -25,7 +25,7 @@ from cbviz.algorithms import CBBoost, lockstep
 from cbviz.algorithms.base import Candidates
 from cbviz.voters import StumpPool
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from benchmarks.browser import IDLE
 from cbviz.app.streamlit_server import serve
 from cbviz.lessons import LESSONS, Compute, Lab, Move, Step
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots" / "lessons"
 WAIT = 120_000   # ms: generous for a busy machine; every wait ends as soon as its state holds
 

@@ -14,7 +14,7 @@ from helpers import chromium, require_chromium
 from benchmarks.browser import IDLE
 from cbviz.app.streamlit_server import serve
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 require_chromium()
 

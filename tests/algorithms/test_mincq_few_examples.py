@@ -19,7 +19,7 @@ import pytest
 from scipy.optimize import linprog
 
 from cbviz.algorithms import MinCq
-from cbviz.workbench import Settings, build_problem
+from cbviz.problem import Settings, build_problem
 
 RTOL = 1e-6          # the solver's default: gap <= rtol |F|^2 / m
 FEAS = 1e-9

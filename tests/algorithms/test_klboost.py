@@ -466,7 +466,7 @@ def trajectory(run):
 @pytest.mark.parametrize("case", [name for name, *_ in trajectory_problems()])
 def test_same_trajectories_as_before_the_compiled_passes(case):
     """f after every pass and the signed weights equal those frozen in
-    ``tests/data/klboost_trajectories.npz`` (generated with the pure-Python coordinate
+    ``tests/algorithms/data/klboost_trajectories.npz`` (generated with the pure-Python coordinate
     updates of commit d436d9e, scipy's brentq on each line) to 1e-9 relative / absolute."""
     frozen = np.load(TRAJECTORIES)
     name, H, y, params = next(p for p in trajectory_problems() if p[0] == case)

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from cbviz.app import FOLDER
 from cbviz.lessons import LESSONS, Compute, Lab, Move, Step
 from cbviz.ui import hide, lesson_state
-from cbviz.ui.text import md
+from cbviz.markdown import md
 
 APP = FOLDER   # the page paths below are relative to the app's folder, as the app names them
 LESSONS_PAGE = "app_pages/lessons.py"

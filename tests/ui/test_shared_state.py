@@ -7,7 +7,7 @@ import pytest
 from helpers import lone_and_threaded
 
 from cbviz.algorithms import CBBoost
-from cbviz.workbench import Settings, build_problem
+from cbviz.problem import Settings, build_problem
 
 N_THREADS = 6
 

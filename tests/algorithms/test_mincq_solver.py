@@ -1,4 +1,4 @@
-"""The Gram-free MinCq solver (mincq_solver, mincq_polish, mincq_sets, mincq_precond) against
+"""The Gram-free MinCq solver (cbviz.algorithms.mincq: _solver, _polish, _sets, _precond) against
 cvxopt.
 
 The reference solves each program with cvxopt (qp.solve_qp) on the dense Gram matrix, built

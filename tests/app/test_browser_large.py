@@ -16,7 +16,7 @@ from benchmarks.browser import CHROMIUM, FLAGS, IDLE
 from cbviz.app.streamlit_server import serve
 from cbviz.plots.regions import MAX_POINTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 require_chromium()
 

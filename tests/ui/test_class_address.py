@@ -24,7 +24,7 @@ from cbviz.ui import class_address
 from cbviz.ui.class_address import (LISTEN_ENV, PUBLIC_URL_ENV, class_base, machine_address,
                                     public_url_problem)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = "https://class.example.org/cbviz"
 BAD_URLS = ["class.example.org", "ftp://class.example.org", "https://", "http://:8501/",
             "https://class.example.org/?lesson=1", "http://class.example.org:port/", ""]

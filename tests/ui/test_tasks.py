@@ -186,7 +186,7 @@ def test_gradient_page_stays_where_a_cancel_left_its_runs():
 def test_run_in_turn_reports_and_a_cancel_leaves_whole_iterations():
     from cbviz import progress
     from cbviz.algorithms import lockstep, lockstep_start, lockstep_table, run_in_turn
-    from cbviz.workbench import Settings, build_problem
+    from cbviz.problem import Settings, build_problem
 
     p = build_problem(Settings(source="real", real="breast_cancer"))
     args = (p.H_train, p.split.y_train, 12, p.H_test, p.split.y_test)

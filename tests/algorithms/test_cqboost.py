@@ -398,7 +398,7 @@ def polished(H, y, mu, index, weights, beta):
 
 @pytest.mark.parametrize("case", ["moons", "cancer", "bench"])
 def test_same_trajectories_as_before_the_warm_start(case):
-    """The run reproduces ``tests/data/cqboost_trajectories.npz``, frozen from cvxopt's cold
+    """The run reproduces ``tests/algorithms/data/cqboost_trajectories.npz``, frozen from cvxopt's cold
     interior-point solves (commit d436d9e): the same picks, and mu2, nu, beta to 1e-9.  The
     weights and margins equal the frozen optima made exact (:func:`polished`) to 1e-9 (measured
     <= 1.4e-15); against the raw frozen ones they differ by up to 1.8e-9, cvxopt's own error (its

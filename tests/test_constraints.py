@@ -25,9 +25,7 @@ from cbviz.data import DataError
 from cbviz.ui.runs import read_json, read_link
 from cbviz.problem import CONSTRAINTS as SETTINGS, LIMITS, Settings
 
-# the step page's script (under either of its names while its file is renamed)
-STEP_PAGE = next(APP / "app_pages" / name for name in ("step_through.py", "step_through_cbboost.py")
-                 if (APP / "app_pages" / name).exists())
+STEP_PAGE = APP / "app_pages" / "step_through.py"   # the step page's script
 MESSAGE = re.compile(r"^The '(?P<name>[^']+)' parameter of (?P<owner>.+?) must be (?P<range>.+)\. "
                      r"Got (?P<got>.+) instead\.$", re.S)
 

@@ -37,7 +37,8 @@ def short_repr(value, limit=60):
 
 
 def refusal(name, owner, allowed, value, error=ParameterError):
-    """The one refusal: ``The 'name' parameter of owner must be <allowed>. Got <value> instead.``"""
+    """The one refusal, a :class:`ParameterError` (or ``error``) that reads
+    ``The 'name' parameter of owner must be <allowed>.`` then ``Got <value> instead.``"""
     return error(f"The {name!r} parameter of {owner} must be {allowed}. "
                  f"Got {short_repr(value)} instead.")
 

@@ -22,9 +22,23 @@ _POOL_DOC = """pool : voter pool or None
         Default ``StumpPool(n_thresholds=10)`` (with complements)."""
 _ATTRS_DOC = """Attributes
     ----------
-    classes_, pool_ (the fitted voter pool), history_ (the run's records, one per iteration),
-    weights_, n_iter_, stop_reason_.  The fitted model holds no training data: its pickle is
-    the pool, the records and the weights."""
+    classes_ : ndarray of shape (2,)
+        The two class labels; a positive vote predicts ``classes_[1]``.
+    pool_ : voter pool
+        The fitted voter pool (a clone of ``pool``).
+    history_ : list of Record
+        The run's records, one per iteration.
+    weights_ : ndarray of shape (n_voters,)
+        The vote's (unnormalized) weight on each voter of ``pool_``.
+    n_iter_ : int
+        Number of iterations run (the length of ``history_``).
+    stop_reason_ : str or None
+        Why the run stopped.
+
+    Notes
+    -----
+    The fitted model holds no training data: its pickle is the pool, the records and the
+    weights."""
 
 
 class _VoteClassifier(ClassifierMixin, BaseEstimator):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import logging
 import os
 import re
 import sys
@@ -30,6 +29,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",   # MathJax 3 from the package, copied into _static/mathjax
     "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
@@ -50,6 +50,10 @@ html_theme_options = {
 }
 html_sidebars = {"index": [], "**": ["sidebar-nav-bs"]}
 html_show_sourcelink = False
+# The docs read offline: MathJax is served from the built site (the sphinx-mathjax-offline
+# package copies its MathJax into _static/mathjax at the end of the build) instead of a CDN,
+# and docs/offline_check.py fails the build on anything loaded from the network.
+mathjax_path = "mathjax/tex-chtml.js"
 
 # ---------------------------------------------------------------- warnings are errors
 nitpicky = True
@@ -74,20 +78,11 @@ nitpick_ignore_regex = [
 # sphinx-gallery's configuration holds functions (the plotly scraper): Sphinx says it cannot
 # cache it, which only means a full re-read when it changes.
 suppress_warnings = ["config.cache"]
+# autosummary cuts a summary at the first period followed by a space, even inside an inline
+# literal (its check for broken markup parses the whole first paragraph, not the cut), and the
+# cut literal shows its backquotes: a docstring's first sentence keeps no ". " inside ``...``
+# (write ``a`` to ``b`` for a range).  The warning it gives is not silenced.
 
-
-class _AutosummaryTrialParse(logging.Filter):
-    """autosummary parses sentence fragments while it looks for a docstring's first sentence
-    (``(1 .. 4)`` cut at ``1 .``) and reports the fragment's broken inline literal; the
-    summary it finally keeps is whole.  Only those trial reports are dropped."""
-
-    def filter(self, record):
-        location = str(getattr(record, "location", "") or "")
-        return not ("<autosummary>" in location
-                    and "Inline literal start-string without end-string" in record.getMessage())
-
-
-logging.getLogger("sphinx.sphinx.util.docutils").addFilter(_AutosummaryTrialParse())
 
 # ---------------------------------------------------------------- autodoc / numpydoc
 autodoc_default_options = {"members": True}
@@ -271,6 +266,28 @@ def _copy_plotly_js(app, exception):
     gallery_plotly.copy_plotly_js(Path(app.outdir) / "_static")
 
 
+_RAW_HTML_BLOCK = re.compile(r"^( *)\.\. raw:: html\n(?:[ \t]*\n|\1[ \t]+.*\n)*", re.M)
+
+
+def _no_cdn_tables(app, docname, source):
+    """sphinx-gallery's computation-time pages load jQuery and DataTables from CDNs (a raw
+    HTML block that makes the table sortable): the block is dropped, the table stays."""
+    if docname.split("/")[-1] == "sg_execution_times":
+        source[0] = _RAW_HTML_BLOCK.sub("", source[0])
+
+
+def _offline_check(app, exception):
+    """docs/offline_check.py on the built site: each literal double backquote in a page's text
+    and each load from the network is a warning (an error under ``-W``)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from sphinx.util import logging as sphinx_logging
+    import offline_check  # docs/offline_check.py
+    log = sphinx_logging.getLogger("cbviz.offline_check")
+    for path, line, message in offline_check.check(app.outdir):
+        log.warning(message, location=f"{path}:{line}", type="cbviz", subtype="offline")
+
+
 _SKLEARN_REQUESTS = re.compile(r"^set_\w+_request$")
 
 
@@ -308,13 +325,15 @@ def _public_target(app, env, node, contnode):
     return None
 
 
-_TRAILING_UNDERSCORE = re.compile(r"(?<![`\w])([A-Za-z]\w*_)(?![\w`])")
+_TRAILING_UNDERSCORE = re.compile(r"(?<![`\w*])([A-Za-z]\w*_)(?![\w`*])")
 
 
 def _literal_fitted_names(app, what, name, obj, options, lines):
     """Bare scikit-learn style names such as ``n_voters_`` in running text: reST reads a word
     ending in ``_`` as a link to a target of that name.  They are set in code font instead
-    (text already between backquotes is left as it is)."""
+    (text already between backquotes is left as it is, and so is a name in bold, such as
+    numpydoc's ``**classes_**`` of an Attributes entry: reST markup does not nest, and the
+    backquotes would show)."""
     for i, line in enumerate(lines):
         if "_" not in line or line.lstrip().startswith((">>>", "...")):
             continue
@@ -375,5 +394,8 @@ def setup(app):
     app.connect("autodoc-skip-member", _skip_member)
     app.connect("missing-reference", _public_target)
     app.connect("missing-reference", _internal_target)
+    app.connect("source-read", _no_cdn_tables)
     app.connect("build-finished", _copy_plotly_js)
+    # after every other build-finished handler (the copies into _static)
+    app.connect("build-finished", _offline_check, priority=900)
     app.connect("html-page-context", _plotly_on_gallery_pages)

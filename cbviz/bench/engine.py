@@ -71,7 +71,7 @@ def measure(m=11791, d=784, iters=20, seed=0, sklearn_iters=5, repeat=3):
 
     One row per pool of :data:`ENGINE_POOLS` (with complements): ``ms`` is CB-Boost's time
     per step on the engine's :data:`~cbviz.voters.ENGINE_THREADS` threads, the median of steps
-    2..``iters`` (step 1 only picks the best voter), the smallest of ``repeat`` runs;
+    2 to ``iters`` (step 1 only picks the best voter), the smallest of ``repeat`` runs;
     ``ms_1_thread`` the same on one thread; ``record_ms`` the part of a step that makes its
     record (bounds, errors); ``setup_s`` fits the pool and bins the data; ``binned_mb`` is the
     binned representation (:attr:`StumpOperator.nbytes <cbviz.voters.StumpOperator.nbytes>`).

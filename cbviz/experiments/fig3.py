@@ -88,7 +88,7 @@ def differences(errors, adaboost_label):
 def fig3_heatmap(table, title="CB-Boost vs AdaBoost under Gaussian feature noise<br><sup>"
                  "each cell: CB-Boost's mean test loss − AdaBoost's, in percentage points"
                  "</sup>"):
-    """Fig. 3 as a plotly heatmap: data sets (rows) x noise levels (columns).
+    """Figure 3 as a plotly heatmap: data sets (rows) x noise levels (columns).
 
     Orange: AdaBoost's loss is lower beyond the stds; blue: equivalent; green: CB-Boost's is
     lower beyond the stds.  Each cell prints the difference in percentage points.

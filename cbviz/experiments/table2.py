@@ -95,7 +95,7 @@ class SearchProtocol:
 @dataclass(frozen=True)
 class Table2Config(SearchProtocol):
     """Table 2: ``algorithms`` (keys of ``ALGORITHM_LABELS``) on ``datasets``, each over
-    ``splits`` splits (seeds ``seed .. seed + splits - 1``)."""
+    ``splits`` splits (seeds ``seed`` to ``seed + splits - 1``)."""
 
     datasets: tuple = FULL_DATASETS
     algorithms: tuple = tuple(ALGORITHM_LABELS)

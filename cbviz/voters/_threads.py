@@ -48,7 +48,7 @@ def engine_threads():
 
 @contextmanager
 def use_engine_threads(n):
-    """Run the stump engine's passes on ``n`` threads (1 .. 4) inside the block, for the calling
+    """Run the stump engine's passes on ``n`` threads (1 to 4) inside the block, for the calling
     thread only (default :data:`ENGINE_THREADS`: the usable cores, at most 4).  Results do not
     depend on it: every feature's histogram and every example's sum is computed whole by one
     thread, in the same order."""

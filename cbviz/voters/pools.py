@@ -195,7 +195,7 @@ class _MatrixPool(BaseEstimator):
 
 
 class HyperplanePool(_MatrixPool):
-    """Random oblique hyperplanes ``sign(w . x - b)`` and their complements.
+    """Random oblique hyperplanes ``sign(w @ x - b)`` and their complements.
 
     Directions are standard Gaussian; each offset puts the hyperplane through a random
     training point, so every voter splits the training data.

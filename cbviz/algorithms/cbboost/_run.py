@@ -229,6 +229,8 @@ class CBBoost:
         such runs may creep on for many steps.  Each record's ``extra["reused"]`` says
         whether its voter was already in the vote.
 
+    Notes
+    -----
     A run stops at ``max_iter`` or when no voter its rule admits lowers the C-bound by more
     than round-off; :func:`stop_reason` then names the rule and counts the voters each wider
     rule could still move.

@@ -191,6 +191,8 @@ class CqBoost:
     delta : float in (0, 1]
         Confidence parameter of the PAC-Bayesian bounds in the records.
 
+    Notes
+    -----
     Each step adds one column (``index``; ``alpha`` is its weight after the re-solve) and
     re-solves the restricted program.  Record ``objective`` is its optimum ``mu2``; extra:
     ``edge`` (the column's edge under the example weights before the step), ``violation``

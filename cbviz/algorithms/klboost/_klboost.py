@@ -206,6 +206,8 @@ class KLBoost:
     delta : float in (0, 1]
         Confidence parameter of the PAC-Bayesian bounds in the records.
 
+    Notes
+    -----
     Records: ``objective`` is f; ``extra`` holds ``mean_loss`` (``(1/m) sum_i zeta``, the
     paper's empirical loss), ``loss_term`` (``C sum_i zeta``), ``kl_term`` (``KL(Q || P)``) and
     ``max_weight_change`` (largest ``|w_k|`` change in the pass); ``actual_decrease`` is the

@@ -296,6 +296,8 @@ class MinCq:
         moment ``|F|^2 / m``, or after ``max_products`` operator products (status
         "max products").
 
+    Notes
+    -----
     The run takes one step: its record has ``objective`` (the program's objective value:
     ``Q^T M Q - A^T Q`` or ``q^T K q``) and extra ``solver_status``, ``solver_iterations``,
     ``mu``, ``solver``, ``duality_gap`` (an upper bound on objective - optimum, in objective

@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from ..constraints import short_repr
 from .dataset import MAX_SEED, DataError
 
 
@@ -26,12 +27,6 @@ def label_text(v, limit=40) -> str:
     if isinstance(v, str):
         return repr(v if len(v) <= limit else v[:limit] + "…")
     return str(v)
-
-
-def short_repr(value, limit=60) -> str:
-    """A user value for a message: its repr, cut to ``limit`` characters."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def short_listing(names, limit=160, quote=True) -> str:

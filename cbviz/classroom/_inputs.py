@@ -8,12 +8,11 @@ import unicodedata
 from ..constraints import short_repr
 from ..lessons import LessonError, lesson as lesson_of
 from ._errors import AnswerRefused, NicknameRefused
-from ._schema import RESULT_FIELDS
+from ._schema import NICKNAME_LENGTH, RESULT_FIELDS
 
-__all__ = ["NICKNAME_LENGTH", "TEXT_LENGTH", "MODES", "clean_nickname", "check_lesson",
-           "check_stage", "check_mode", "read_answer", "clean_run", "clean_text", "csv_cell"]
+__all__ = ["TEXT_LENGTH", "MODES", "clean_nickname", "check_lesson", "check_stage",
+           "check_mode", "read_answer", "clean_run", "clean_text", "csv_cell"]
 
-NICKNAME_LENGTH = 24     # characters, after stripping
 TEXT_LENGTH = 200        # characters of an answer or a run's answer
 MODES = ("free", "follow")
 _RUN_INTEGERS = ("seed", "m")

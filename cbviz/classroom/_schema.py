@@ -13,10 +13,11 @@ from sqlalchemy import (BigInteger, Boolean, Column, DateTime, Float, ForeignKey
 
 from ._tokens import CODE_LENGTH
 
-__all__ = ["SCHEMA_VERSION", "RESULT_FIELDS", "metadata", "schema", "classes", "class_stages",
-           "students", "votes", "runs", "UTCDateTime"]
+__all__ = ["SCHEMA_VERSION", "RESULT_FIELDS", "NICKNAME_LENGTH", "metadata", "schema",
+           "classes", "class_stages", "students", "votes", "runs", "UTCDateTime"]
 
 SCHEMA_VERSION = 1
+NICKNAME_LENGTH = 24     # characters, after stripping
 
 # the measured results of a student's run that the class store keeps (columns of ``runs``)
 RESULT_FIELDS = ("test_error", "train_error", "c_bound", "pac_bound", "first_order_bound",
@@ -93,7 +94,7 @@ students = Table(
     _class_id(),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("number", Integer, nullable=False),
-    Column("nickname", String(24)),
+    Column("nickname", String(NICKNAME_LENGTH)),
     Column("stage", Integer, nullable=False),
     Column("joined", UTCDateTime, nullable=False),
     Column("seen", UTCDateTime, nullable=False),

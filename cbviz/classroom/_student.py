@@ -5,6 +5,7 @@ answer, mark, record) counts against :data:`RATE_LIMIT`, in the database, so eve
 shares the count.  What a student reads of the others is anonymous: their runs, and their
 votes once the teacher released the stage.
 """
+import numpy as np
 from sqlalchemy import insert, select, update
 
 from ..constraints import short_repr
@@ -115,11 +116,11 @@ class StudentActions(Store):
         student's own run (computed in the student's session at the reveal)."""
         def action(conn, klass, student):
             check_stage(check_lesson(klass.lesson), stage)
-            if not isinstance(right, bool):
+            if not isinstance(right, (bool, np.bool_)):
                 raise AnswerRefused(f"right is True or False; got {short_repr(right)}.")
             text = clean_text(answer if answer is None else str(answer))
             conn.execute(update(votes).where(votes.c.student_id == student.id,
-                                             votes.c.stage == stage).values(right=right))
+                                             votes.c.stage == stage).values(right=bool(right)))
             self._run_row(conn, klass, student, stage, {"answer": text})
         self._write(code, student_token, action)
 

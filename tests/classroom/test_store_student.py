@@ -1,4 +1,5 @@
 """The students' side of the class store (cbviz.classroom._student), on SQLite and PostgreSQL."""
+import numpy as np
 import pytest
 
 from cbviz.classroom import AnswerRefused, ClassClosed, NotAllowed, RESULT_FIELDS, Student
@@ -85,10 +86,12 @@ def test_record_replaces_a_run_and_mark_keeps_its_values(db, klass):
     code = pacing.code
     _, token = db.join(code)
     db.record(code, token, 1, {"test_error": 0.3, "pac_bound": float("inf")})
-    db.mark(code, token, 1, False, "0.4")
+    db.answer(code, token, 1, 0.5)
+    db.mark(code, token, 1, np.False_, "0.4")   # NumPy's bool as well as Python's
     db.record(code, token, 1, {"test_error": 0.1, "c_bound": 0.5, "seed": 3, "m": 40})
     [run] = db.results(code, teacher, 1)
     assert (run.seed, run.m, run.answer) == (3, 40, "0.4")
+    assert [v.right for v in db.votes(code, teacher, 1)] == [False]
     assert run.values == dict.fromkeys(RESULT_FIELDS) | {"test_error": 0.1, "c_bound": 0.5}
     db.record(code, token, 1, {}, answer="0.2")
     [run] = db.results(code, teacher, 1)

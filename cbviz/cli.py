@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 
-__all__ = ["COMMANDS", "command", "find_app", "main"]
+__all__ = ["COMMANDS", "command", "find_app", "take_option", "main"]
 
 #: name -> (one-line help, function(argv) -> exit code), in the order ``--help`` lists them
 COMMANDS = {}
@@ -35,7 +35,7 @@ def find_app():
     return ENTRY if ENTRY.is_file() else None
 
 
-_APP_HELP = """usage: cbviz app [--public-url URL] [STREAMLIT OPTIONS]
+_APP_HELP = """usage: cbviz app [--public-url URL] [--database PATH_OR_URL] [STREAMLIT OPTIONS]
 
 Start the cbviz app: `streamlit run` on the app's entry script, installed with the package
 (cbviz/app/streamlit_app.py), in that folder (so that the app's .streamlit/config.toml
@@ -45,6 +45,10 @@ applies), with every other option passed through to `streamlit run`.
                      the teacher's class link and QR code use it.  Passed to the app as
                      CBVIZ_PUBLIC_URL.  Without it the link uses this machine's network
                      address, or warns when the app only listens on this computer.
+  --database WHERE   where live classes, their answers and pacing are kept: a SQLite file
+                     (PATH) or a server (postgresql://user:password@host/name).  Default:
+                     CBVIZ_DATABASE, else classes.sqlite3 in this user's data folder.  Its
+                     schema version is checked before the app starts.
 
 examples:
   cbviz app                                   # http://localhost:8501
@@ -67,6 +71,12 @@ def _app(argv):
     except ValueError as exc:
         print(f"cbviz app: --public-url: {exc}", file=sys.stderr)
         return 2
+    argv, database = take_option(argv, "--database")
+    from .app.streamlit_server import check_database
+    problem = check_database(database)
+    if problem:
+        print(f"cbviz app: --database: {problem}", file=sys.stderr)
+        return 2
     script = find_app()
     if script is None:
         print("cbviz app: the app's entry script is missing from the installed package; "
@@ -84,19 +94,25 @@ def _app(argv):
         return done.code or 0
 
 
+def take_option(argv, name):
+    """``argv`` without ``NAME VALUE`` (or ``NAME=VALUE``), and that value (None if absent)."""
+    rest, value = [], None
+    items = iter(argv)
+    for item in items:
+        if item == name:
+            value = next(items, "")
+        elif item.startswith(name + "="):
+            value = item.split("=", 1)[1]
+        else:
+            rest.append(item)
+    return rest, value
+
+
 def _public_url_option(argv):
     """``argv`` without ``--public-url URL`` (or ``--public-url=URL``), and that URL checked
     (None if absent); ValueError says what is wrong."""
     from .ui.class_address import public_url_problem
-    rest, url = [], None
-    items = iter(argv)
-    for item in items:
-        if item == "--public-url":
-            url = next(items, "")
-        elif item.startswith("--public-url="):
-            url = item.split("=", 1)[1]
-        else:
-            rest.append(item)
+    rest, url = take_option(argv, "--public-url")
     if url is None:
         return rest, None
     problem = public_url_problem(url)

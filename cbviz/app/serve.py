@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ..ui.class_address import LISTEN_ENV, PUBLIC_URL_ENV, public_url_problem
 from . import ENTRY, NGINX_TEMPLATE
-from .streamlit_server import free_port, healthy, serve, wait_healthy
+from ..classroom import DATABASE_ENV
+from .streamlit_server import check_database, free_port, healthy, serve, wait_healthy
 
 TEMPLATE = NGINX_TEMPLATE
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -98,22 +99,25 @@ def _start_nginx(config_text, folder):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def worker_env(secret, host, public_url=None):
-    """The environment every worker gets: the shared cookie secret, and for the class link
-    the address nginx listens on and the public URL (if given)."""
+def worker_env(secret, host, public_url=None, database=None):
+    """The environment every worker gets: the shared cookie secret, for the class link the
+    address nginx listens on and the public URL (if given), and the class store they share."""
     env = {"STREAMLIT_SERVER_COOKIE_SECRET": secret,   # not settable on the command line
            LISTEN_ENV: host}
     if public_url:
         env[PUBLIC_URL_ENV] = public_url
+    if database:
+        env[DATABASE_ENV] = str(database)
     return env
 
 
 @contextmanager
 def serve_class(workers=2, port=None, host="127.0.0.1", script=ENTRY, options=(),
-                public_url=None):
+                public_url=None, database=None):
     """Start ``workers`` app processes and nginx on ``host``:``port`` (default: a free port);
     yield the :class:`Class`; stop everything on exit.  ``public_url``: the address students
-    open, for the class link."""
+    open, for the class link; ``database``: the class store every worker shares (default:
+    ``CBVIZ_DATABASE`` or the per-user SQLite file)."""
     if workers < 1:
         raise ServeError(f"--workers must be at least 1; got {workers}")
     port = port or free_port()
@@ -121,7 +125,7 @@ def serve_class(workers=2, port=None, host="127.0.0.1", script=ENTRY, options=()
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cbviz-nginx-")))
         folder.chmod(0o755)   # nginx's workers (another user when it runs as root) write here
-        env = worker_env(secret, host, public_url)
+        env = worker_env(secret, host, public_url, database)
         running = [stack.enter_context(serve(script, "--server.address", "127.0.0.1", *options,
                                              env=env))
                    for _ in range(workers)]
@@ -172,6 +176,11 @@ def _parser():
                         "another proxy or a DNS name); the teacher's class link and QR code "
                         "use it.  Passed to the workers as CBVIZ_PUBLIC_URL.  Default: this "
                         "machine's network address when --host is 0.0.0.0")
+    p.add_argument("--database", metavar="WHERE",
+                   help="the class store every worker shares: a SQLite file on this machine "
+                        "(default: CBVIZ_DATABASE, else classes.sqlite3 in this user's data "
+                        "folder) or, for workers on several machines, a PostgreSQL server "
+                        "(postgresql://user:password@host/name)")
     return p
 
 
@@ -184,9 +193,14 @@ def _public_url(text):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    problem = check_database(args.database)
+    if problem:
+        print(f"cbviz serve: --database: {problem}", file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
     try:
-        with serve_class(args.workers, args.port, args.host, public_url=args.public_url) as cls:
+        with serve_class(args.workers, args.port, args.host, public_url=args.public_url,
+                         database=args.database) as cls:
             print(f"cbviz: {len(cls.workers)} workers behind nginx on "
                   f"http://{args.host}:{args.port} (Ctrl-C stops everything)", flush=True)
             for w in cls.workers:

@@ -71,12 +71,14 @@ compare_page = st.Page("app_pages/compare_algorithms.py", title="Compare algorit
                        icon=":material/compare_arrows:")
 explorer_page = st.Page("app_pages/cbound_explorer.py", title="C-bound explorer",
                         icon=":material/insights:")
+class_page = st.Page("app_pages/class_dashboard.py", title="Class dashboard",
+                     icon=":material/dashboard:", url_path="class")
 experiments_page = st.Page("app_pages/paper_experiments.py", title="Paper experiments",
                            icon=":material/science:")
 hide.load()  # a class link's hidden parts, before the navigation is built
 navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", default=True),
                             lessons_page, step_page, gradient_page, compare_page, explorer_page,
-                            experiments_page],
+                            experiments_page, class_page],
                            position="hidden" if hide.hidden("navigation") else "sidebar")
 
 hide.show_control()

@@ -16,9 +16,10 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from ..classroom import DATABASE_ENV, ClassError, SchemaError, open_database
 from . import ENTRY, FOLDER
 
-__all__ = ["Server", "free_port", "healthy", "serve", "wait_healthy"]
+__all__ = ["Server", "free_port", "healthy", "serve", "wait_healthy", "check_database"]
 
 
 def free_port():
@@ -74,3 +75,18 @@ def serve(script=ENTRY, *options, env=None):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def check_database(where):
+    """Open the class store ``where`` (None: the default) once, creating it or checking its
+    schema version, and export it to the app's processes (``CBVIZ_DATABASE``); what is wrong
+    with it, or None."""
+    try:
+        open_database(where)
+    except (ClassError, SchemaError, OSError) as exc:
+        return str(exc)
+    except Exception as exc:   # the driver's own errors: a server that does not answer
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}"
+    if where:
+        os.environ[DATABASE_ENV] = where
+    return None

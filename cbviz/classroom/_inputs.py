@@ -85,6 +85,21 @@ def read_answer(lesson, stage, value):
     return read, str(read), float(read) if question.numeric else None
 
 
+def vote_right(lesson, stage, vote, answer):
+    """Whether a stored ``vote`` (a ``votes`` row's value: text, or a float for a number) is
+    right when the student's own run answers ``answer`` (text), by the reveal's rule
+    (:meth:`cbviz.lessons.Reveal.right`); None when there is no answer yet."""
+    if answer is None:
+        return None
+    question = lesson.stage(stage).question
+    if not question.numeric:
+        return vote == answer
+    try:
+        return abs(float(vote) - float(answer)) <= question.tolerance + 1e-12
+    except ValueError:
+        return None
+
+
 def clean_run(values):
     """The ``runs`` columns of a run's ``values`` (keys of :data:`RESULT_FIELDS`, "seed",
     "m"): not finite -> None; AnswerRefused for another key or what is not a number."""

@@ -1,18 +1,17 @@
 """The students' side of the class store: follow the pacing, join, move, vote, record the run.
 
 A student is known by the token :meth:`~StudentActions.join` returns; every write (move,
-answer, mark, record) counts against :data:`RATE_LIMIT`, in the database, so every worker
+answer, record) counts against :data:`RATE_LIMIT`, in the database, so every worker
 shares the count.  What a student reads of the others is anonymous: their runs, and their
 votes once the teacher released the stage.
 """
-import numpy as np
 from sqlalchemy import insert, select, update
 
 from ..constraints import short_repr
 from ._access import Store, count_write, find_class, read_pacing, student_rows, utc_now
 from ._errors import AnswerRefused, NotAllowed, RateLimited
 from ._inputs import (check_lesson, check_stage, clean_nickname, clean_run, clean_text,
-                      read_answer)
+                      read_answer, vote_right)
 from ._records import run_of, student_of, vote_of, vote_value
 from ._schema import RESULT_FIELDS, class_stages, classes, runs, students, votes
 from ._tokens import new_student_token, token_hash
@@ -84,7 +83,8 @@ class StudentActions(Store):
         second vote there, after a first vote) 2; a vote is locked once cast.  Returns the
         value as the question read it."""
         def action(conn, klass, student):
-            read, text, number = read_answer(check_lesson(klass.lesson), stage, value)
+            lesson = check_lesson(klass.lesson)
+            read, text, number = read_answer(lesson, stage, value)
             if type(round) is not int or round not in _ROUNDS:
                 raise AnswerRefused(f"The round is 1 or 2; got {short_repr(round)}.")
             cast = set(conn.execute(select(votes.c.round).where(
@@ -96,9 +96,12 @@ class StudentActions(Store):
             if round == 2 and not conn.execute(select(class_stages.c.second_vote).where(
                     class_stages.c.class_id == klass.id, class_stages.c.stage == stage)).scalar():
                 raise AnswerRefused("The second vote on this stage is not open.")
+            answer = conn.execute(select(runs.c.answer).where(
+                runs.c.student_id == student.id, runs.c.stage == stage)).scalar()
             conn.execute(insert(votes).values(
                 class_id=klass.id, student_id=student.id, stage=stage, round=round, value=text,
-                number_value=number, answered_at=utc_now()))
+                number_value=number, answered_at=utc_now(),
+                right=vote_right(lesson, stage, read, answer)))
             return read
         return self._write(code, student_token, action)
 
@@ -111,19 +114,6 @@ class StudentActions(Store):
             conn.execute(insert(runs).values(class_id=klass.id, student_id=student.id,
                                              stage=stage, **values))
 
-    def mark(self, code, student_token, stage, right, answer):
-        """Record whether the student's votes on ``stage`` were right and the answer of the
-        student's own run (computed in the student's session at the reveal)."""
-        def action(conn, klass, student):
-            check_stage(check_lesson(klass.lesson), stage)
-            if not isinstance(right, (bool, np.bool_)):
-                raise AnswerRefused(f"right is True or False; got {short_repr(right)}.")
-            text = clean_text(answer if answer is None else str(answer))
-            conn.execute(update(votes).where(votes.c.student_id == student.id,
-                                             votes.c.stage == stage).values(right=bool(right)))
-            self._run_row(conn, klass, student, stage, {"answer": text})
-        self._write(code, student_token, action)
-
     def my_votes(self, code, student_token):
         """The student's votes: ``{(stage, round): value}``."""
         with self.engine.connect() as conn:
@@ -133,7 +123,9 @@ class StudentActions(Store):
 
     def record(self, code, student_token, stage, values, answer=None):
         """The student's run at ``stage``: ``values`` (:data:`RESULT_FIELDS`, "seed", "m"; not
-        finite -> None) replace any recorded before; ``answer`` kept unless None."""
+        finite -> None) replace any recorded before; ``answer`` (the run's answer to the
+        stage's question, kept unless None) marks the student's votes there right or wrong,
+        and the votes cast after it."""
         def action(conn, klass, student):
             check_stage(check_lesson(klass.lesson), stage)
             if not isinstance(values, dict):
@@ -141,6 +133,11 @@ class StudentActions(Store):
             columns = dict.fromkeys(RESULT_FIELDS + ("seed", "m")) | clean_run(values)
             if answer is not None:
                 columns["answer"] = clean_text(str(answer))
+                lesson = check_lesson(klass.lesson)
+                for row in conn.execute(select(votes).where(votes.c.student_id == student.id,
+                                                            votes.c.stage == stage)).all():
+                    conn.execute(update(votes).where(votes.c.id == row.id).values(
+                        right=vote_right(lesson, stage, vote_value(row), columns["answer"])))
             self._run_row(conn, klass, student, stage, columns)
         self._write(code, student_token, action)
 

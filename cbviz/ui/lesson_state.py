@@ -45,11 +45,11 @@ def start(n):
     open_stage(n, {}, preset=True)
 
 
-def open_stage(n, values, *, preset=False, guesses=None, snapshots=None):
+def open_stage(n, values, *, preset=False, overrides=None, guesses=None, snapshots=None):
     """Open lesson ``n`` at the stage ``values`` names (link-like: strings or numbers), with
     its run length, point, guess and computed results; ``preset``: on the lesson's own
-    settings (else on the session's, which a link's sidebar pass has set).  Returns what was
-    ignored, in words."""
+    settings, with ``overrides`` over them (a class's sample per student), else on the
+    session's (which a link's sidebar pass has set).  Returns what was ignored, in words."""
     lesson = LESSONS[n - 1]
     ignored = []
     k = _int(values, "stage", 1, len(lesson.stages), 1, ignored)
@@ -66,7 +66,7 @@ def open_stage(n, values, *, preset=False, guesses=None, snapshots=None):
         except LessonError as exc:
             ignored.append(f"guess: {exc}")
     if preset:
-        apply_settings(lesson.settings)
+        apply_settings({**lesson.settings, **(overrides or {})})
     held = runs.held()
     if preset or held is None or len(held.history) != steps or held.done != (
             str(values.get("stopped")) == "1"):
@@ -152,10 +152,11 @@ def go(k):
         p.update(stage=k, snapshots=snapshots)
 
 
-def back_to_preset():
-    """Reopen the current stage on the lesson's own settings."""
+def back_to_preset(overrides=None):
+    """Reopen the current stage on the lesson's own settings (``overrides`` over them)."""
     p = progress()
-    open_stage(p["n"], {**stage_values(), "guess": ""}, preset=True, guesses=p["guesses"])
+    open_stage(p["n"], {**stage_values(), "guess": ""}, preset=True, overrides=overrides,
+               guesses=p["guesses"])
 
 
 def read_link():
@@ -260,10 +261,11 @@ def move_widget(action, explorer, key):
                      on_change=changed)
 
 
-def departures(lesson, settings):
-    """The settings where this session leaves the lesson's preset, in words ("" if none)."""
+def departures(lesson, settings, own=()):
+    """The settings where this session leaves the lesson's preset, in words ("" if none);
+    ``own``: settings this session sets on purpose (a class's sample per student)."""
     return "; ".join(f"{name.replace('_', ' ')} {value} (the lesson's: {preset})"
-                     for name, value, preset in lesson.departures(settings))
+                     for name, value, preset in lesson.departures(settings) if name not in own)
 
 
 __all__ = ["progress", "start", "open_stage", "leave", "go", "back_to_preset", "read_link",

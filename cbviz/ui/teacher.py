@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..lessons import LESSONS
-from . import hide, lesson_state
+from . import class_teacher, hide, lesson_state
 from .class_address import page_class_base
 
 
@@ -35,6 +35,7 @@ def teacher_panel():
                    caption=f"Lesson {n}, stage {stage}")
         c_text.markdown("Project the code or paste the link: it opens the lesson's data and "
                         "run at that stage, with the parts above hidden.")
+    class_teacher.start_panel()
 
 
 __all__ = ["teacher_panel"]

@@ -20,7 +20,7 @@ def teacher_actions(db, code, token):
 def student_actions(db, code, token):
     return [
         lambda: db.student(code, token), lambda: db.move(code, token, 2),
-        lambda: db.answer(code, token, 1, 0.5), lambda: db.mark(code, token, 1, True, "0.5"),
+        lambda: db.answer(code, token, 1, 0.5),
         lambda: db.my_votes(code, token), lambda: db.record(code, token, 1, {"m": 5}),
         lambda: db.class_results(code, token, 1), lambda: db.class_votes(code, token, 1)]
 

@@ -1,5 +1,4 @@
 """The students' side of the class store (cbviz.classroom._student), on SQLite and PostgreSQL."""
-import numpy as np
 import pytest
 
 from cbviz.classroom import AnswerRefused, ClassClosed, NotAllowed, RESULT_FIELDS, Student
@@ -81,13 +80,13 @@ def test_the_second_vote_only_when_opened_and_after_the_first(db, klass):
     assert db.my_votes(code, token) == {(1, 1): 0.5, (1, 2): 0.6}
 
 
-def test_record_replaces_a_run_and_mark_keeps_its_values(db, klass):
+def test_record_replaces_a_run_and_its_answer_marks_the_votes(db, klass):
     pacing, teacher = klass
     code = pacing.code
     _, token = db.join(code)
     db.record(code, token, 1, {"test_error": 0.3, "pac_bound": float("inf")})
     db.answer(code, token, 1, 0.5)
-    db.mark(code, token, 1, np.False_, "0.4")   # NumPy's bool as well as Python's
+    db.record(code, token, 1, {}, answer="0.4")   # the run's answer: the vote 0.5 is wrong
     db.record(code, token, 1, {"test_error": 0.1, "c_bound": 0.5, "seed": 3, "m": 40})
     [run] = db.results(code, teacher, 1)
     assert (run.seed, run.m, run.answer) == (3, 40, "0.4")
@@ -100,8 +99,12 @@ def test_record_replaces_a_run_and_mark_keeps_its_values(db, klass):
         db.record(code, token, 1, {"secret": 1.0})
     with pytest.raises(AnswerRefused):
         db.record(code, token, 1, {"seed": 1.5})
+    [vote] = db.votes(code, teacher, 1)
+    assert vote.right is False   # 0.5 against 0.2 still wrong
+    db.record(code, token, 1, {}, answer="0.5")
+    assert [v.right for v in db.votes(code, teacher, 1)] == [True]
     with pytest.raises(AnswerRefused):
-        db.mark(code, token, 1, "yes", "0.2")
+        db.record(code, token, 1, {}, answer="x" * 201)
 
 
 def test_the_class_results_are_anonymous(db, klass):

@@ -72,7 +72,6 @@ def test_roster_votes_results_and_csv(db, klass):
     db.answer(code, ada_token, 2, "the C-bound falls")
     db.open_second_vote(code, token, 1)
     db.answer(code, ada_token, 1, 0.3, round=2)
-    db.mark(code, ada_token, 1, True, "0.3")
     db.record(code, ada_token, 1, {"test_error": 0.2, "c_bound": float("nan"), "seed": 7,
                                    "m": 100}, answer="0.3")
     votes = db.votes(code, token, 1)

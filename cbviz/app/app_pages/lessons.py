@@ -8,7 +8,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from cbviz.data import DataError
 from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step, stopped_because
-from cbviz.ui import hide, lesson_state, runs
+from cbviz.ui import class_link, class_student, hide, lesson_state, runs
 from cbviz.ui.notation import symbol_popover
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import require_problem
@@ -23,6 +23,8 @@ settings, problem = require_problem()
 ignored = lesson_state.read_link()
 if ignored:
     st.warning("Ignored from the link: " + md("; ".join(ignored)), icon=":material/link_off:")
+class_student.load()
+pacing = class_student.gate()   # None outside a live class
 
 
 def catalogue():
@@ -32,6 +34,7 @@ def catalogue():
                 "Each stage asks you a question **before** you act; then the answer is read "
                 "off your own run, with why and the paper it comes from. Your place is kept "
                 "in the page's link: reload it or send it, and it opens on the same stage.")
+    class_student.join_form()
     for n, lesson in enumerate(LESSONS, start=1):
         with st.container(border=True):
             c1, c2 = st.columns([5, 1], vertical_alignment="center")
@@ -94,7 +97,7 @@ def guess_form(q, n, k):
     if locked and value is None:
         st.warning("Type a number first, then lock it in." if q.numeric else
                    "Choose an answer first, then lock it in.", icon=":material/edit:")
-    elif locked:
+    elif locked and (pacing is None or class_student.lock(k, value)):
         lesson_state.progress()["guesses"][k] = q.read(value)
         st.rerun()
 
@@ -142,10 +145,19 @@ def stage_view(lab, k):
         action_widgets(stage, lab, k)
         revealed = stage.action.done(lab)
     rv = stage.reveal(lab) if revealed else None
-    if revealed:
+    if revealed and pacing is not None:
+        class_student.post(lab, k, rv, stage.question)
+    shown = revealed and class_student.reveal_allowed(pacing, k)
+    if shown:
         verdict(stage, rv, guess)
-    navigation(lab, k, revealed)
-    if revealed:
+    elif revealed:
+        st.info("**Your guess is locked.** Your teacher reveals the answer to the whole class: "
+                "your page shows it by itself then.", icon=":material/hourglass_top:")
+    if guess is not None:
+        class_student.second_vote(pacing, stage, k, rv if shown else None)
+    navigation(lab, k, shown)
+    if shown:
+        class_student.class_runs(pacing, lab, k)
         why(stage, rv)
     symbol_popover(stage.symbols, key=f"lesson_glossary_{n}_{k}")
     figure(stage, lab, k, answered=guess is not None)
@@ -173,11 +185,14 @@ def navigation(lab, k, revealed):
     c[0].button("Previous stage", key="lesson_prev", disabled=k == 1, width="stretch",
                 on_click=lesson_state.go, args=(k - 1,), icon=":material/arrow_back:")
     if k < len(lesson.stages):
-        c[1].button("Next stage", key="lesson_next", disabled=not revealed, width="stretch",
-                    on_click=lesson_state.go, args=(k + 1,), type="primary",
-                    icon=":material/arrow_forward:")
-    c[2].button("All lessons", key="lesson_all", on_click=lesson_state.leave, width="stretch",
-                icon=":material/list:")
+        led = not class_student.next_allowed(pacing, k)
+        c[1].button("Next stage", key="lesson_next", disabled=not revealed or led,
+                    width="stretch", on_click=lesson_state.go, args=(k + 1,), type="primary",
+                    icon=":material/arrow_forward:",
+                    help="your teacher opens the next stage for the class" if led else None)
+    if pacing is None:
+        c[2].button("All lessons", key="lesson_all", on_click=lesson_state.leave,
+                    width="stretch", icon=":material/list:")
     if k == len(lesson.stages) and revealed:
         st.success(f"**End of lesson {n}.** {lesson.leave}", icon=":material/flag:")
         if not hide.hidden("navigation"):
@@ -198,13 +213,16 @@ def lesson_view():
     st.title(f"Lesson {n}: {lesson.title}")
     st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} training "
                f"examples · {problem.n_voters} voters · about {lesson.minutes} minutes")
-    changed = lesson_state.departures(lesson, settings)
+    own = class_student.sample(pacing, class_link.member()["number"]) if pacing else {}
+    if pacing is not None:
+        class_student.caption(pacing)
+    changed = lesson_state.departures(lesson, settings, own)
     if changed:
         c1, c2 = st.columns([4, 1], vertical_alignment="center")
         c1.info(f"**Not the lesson's own settings:** {md(changed)}. The stage texts describe "
                 "the lesson's settings; every number revealed is read from this run.",
                 icon=":material/tune:")
-        c2.button("Use the lesson's settings", key="lesson_preset",
+        c2.button("Use the lesson's settings", key="lesson_preset", args=(own,),
                   on_click=lesson_state.back_to_preset, icon=":material/restart_alt:")
     with st.spinner("Catching up with the stages before this one..."):
         lesson_state.catch_up(lab, k)
@@ -219,4 +237,6 @@ try:
         lesson_view()
 except LessonError as exc:
     st.error(f"**This lesson cannot go on.** {md(exc)}", icon=":material/error:")
-teacher_panel()
+class_student.watch(pacing)
+if pacing is None:
+    teacher_panel()

@@ -82,7 +82,8 @@ navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", 
                            position="hidden" if hide.hidden("navigation") else "sidebar")
 
 hide.show_control()
-publish_sidebar()
+if navigation.url_path != "class":   # the teacher's dashboard has no data of its own
+    publish_sidebar()
 try:
     navigation.run()
 finally:  # the page of the next run must not take this run's sidebar for its own

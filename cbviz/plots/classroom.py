@@ -34,31 +34,48 @@ def _counts(question, values):
 
 
 def votes_figure(question, first, second=(), answers=(), *, large=False, uirevision="votes"):
-    """The class's votes on ``question``: one bar per choice (or a histogram of the numbers);
-    with ``second`` (the second vote) both, side by side; ``answers``: the right answer(s) of
-    the class's runs, marked (a bar outline and "right" in its label, or a line per number).
+    """The class's votes on ``question``: a horizontal bar per choice (or a histogram of the
+    numbers); with ``second`` (the second vote) both, side by side; ``answers``: the right
+    answer(s) of the class's runs, marked ("right" beside a choice, a line per number).
     ``large``: the projector's sizes."""
-    rounds = [("first vote", first, BLUE)] + ([("second vote", second, ORANGE)] if second
-                                               else [])
-    fig = new_figure()
+    rounds = [("first vote", first, BLUE, "")]
+    if second:
+        rounds.append(("second vote", second, ORANGE, "/"))
     right = set(answers)
-    for name, values, color in rounds:
+    fig = new_figure()
+    most = 1
+    for name, values, color, pattern in rounds:
         x, counts, width = _counts(question, values)
-        labels = ([f"{c}  (right)" if c in right else c for c in x] if question.choices else x)
-        fig.add_trace(go.Bar(
-            x=labels, y=counts, name=f"{name} ({len(values)})", marker_color=color, width=width,
-            marker_pattern_shape="/" if name == "second vote" else "",
-            text=counts if large or question.choices else None, textposition="outside",
-            hovertemplate="%{x}: %{y} students<extra>" + name + "</extra>"))
-    if not question.choices:
-        for value in sorted(right)[:5]:
-            fig.add_vline(x=float(value), line=dict(color=GREEN, width=3, dash="dash"),
-                          annotation_text=f"right: {value:.3g}", annotation_position="top")
-    title = ("What the class predicted" + (": first and second vote" if second else "")
-             + (f" · {len(first)} votes" if not second else ""))
-    fig = styled(fig, title=title, x_title="answer" if question.choices else "guessed value",
-                 y_title="students", uirevision=uirevision, height=520 if large else 340,
-                 barmode="group", yaxis=dict(rangemode="tozero", tickformat="d"))
+        most = max([most, *counts])
+        bar = dict(name=f"{name} ({len(values)})", marker_color=color, text=counts,
+                   textposition="outside", marker_pattern_shape=pattern, cliponaxis=False)
+        if question.choices:   # long answers read best as rows
+            labels = [f"✓ right: {c}" if c in right else c for c in x]
+            fig.add_trace(go.Bar(y=labels, x=counts, orientation="h", **bar,
+                                 hovertemplate="%{y}: %{x} students<extra>" + name + "</extra>"))
+        else:
+            fig.add_trace(go.Bar(x=x, y=counts, width=width, **bar,
+                                 hovertemplate="about %{x:.3g}: %{y} students<extra>" + name
+                                 + "</extra>"))
+    for value in sorted(right)[:5] if not question.choices else ():
+        fig.add_vline(x=float(value), line=dict(color=GREEN, width=3, dash="dash"),
+                      annotation_text=f"right: {value:.3g}", annotation_position="top")
+    title = "What the class predicted" + (": first and second vote" if second else
+                                          f" · {len(first)} votes")
+    counts_axis = dict(rangemode="tozero", dtick=1 if most <= 10 else None, tickformat="d",
+                       range=[0, most * 1.15 + 0.5])
+    if question.choices:
+        rows = len(question.choices) * len(rounds)
+        fig = styled(fig, title=title, x_title="students", y_title="",
+                     uirevision=uirevision, height=(110 + 46 * rows) * (1.4 if large else 1),
+                     barmode="group", xaxis=counts_axis, yaxis=dict(autorange="reversed"))
+        longest = max(len(c) for c in question.choices) + (9 if right else 0)
+        fig.layout.margin.l = min(420, 16 + 7 * longest) * (1.6 if large else 1)
+        fig.layout.title.update(xref="container", x=0.01)   # not over the labels' margin
+    else:
+        fig = styled(fig, title=title, x_title="guessed value", y_title="students",
+                     uirevision=uirevision, height=480 if large else 320, barmode="group",
+                     yaxis=counts_axis, xaxis=dict(range=[question.low, question.high]))
     return _projected(fig) if large else fig
 
 

@@ -70,31 +70,44 @@ def live(code):
     rounds, changed = tally(q, votes, answers)
     first = [v.value for v in votes if v.round == 1]
     second = [v.value for v in votes if v.round == 2]
-    left, right = st.columns([3, 2])
-    with left:
-        st.markdown(f"### {q.text}" if large else f"**Question.** {q.text}")
-        st.plotly_chart(votes_figure(q, first, second, marked if shown else (), large=large),
-                        key="class_votes", config={"displaylogo": False})
-    with right:
-        here = sum(s.stage == pacing.stage for s in roster)
-        st.metric("Joined", len(roster), help="students who joined this class")
-        st.markdown(f"**{len(first)}** of {len(roster)} voted on stage {pacing.stage} · "
-                    f"**{here}** on it now")
-        if shown:
-            st.markdown(f"Right, first vote: **{_share(*rounds[1][:2])}**")
-            if second:
-                st.markdown(f"Right, second vote: **{_share(*rounds[2][:2])}** · "
-                            f"{changed} of {len(second)} changed their answer")
-        else:
-            st.markdown("Answers held: the right answer and the share right show once you "
-                        "release them.")
-        if not large:
+    figure = votes_figure(q, first, second, marked if shown else (), large=large)
+    theme = None if large else "streamlit"   # the projector's sizes, not the theme's
+    if large:
+        st.markdown(f"## {q.text}")
+        c = st.columns(3)
+        c[0].metric("Joined", len(roster))
+        c[1].metric(f"Voted on stage {pacing.stage}", len(first))
+        c[2].metric("Right, first vote" if second else "Right",
+                    _share(*rounds[1][:2]) if shown else "held")
+        if second and shown:
+            st.markdown(f"### Right, second vote: {_share(*rounds[2][:2])} · {changed} of "
+                        f"{len(second)} changed their answer")
+        st.plotly_chart(figure, key="class_votes", theme=theme, config={"displaylogo": False})
+    else:
+        left, right = st.columns([3, 2])
+        left.markdown(f"**Question.** {q.text}")
+        left.plotly_chart(figure, key="class_votes", config={"displaylogo": False})
+        with right:
+            _numbers(pacing, roster, first, second, rounds, changed, shown)
             _roster(roster, votes, pacing.stage)
     if pacing.own_samples and results and shown:
-        values = [r.values for r in results]
-        st.plotly_chart(class_runs_figure(values, large=large), key="class_runs_live",
-                        config={"displaylogo": False})
+        st.plotly_chart(class_runs_figure([r.values for r in results], large=large),
+                        key="class_runs_live", theme=theme, config={"displaylogo": False})
         st.markdown(held_text(results, _delta(pacing)))
+
+
+def _numbers(pacing, roster, first, second, rounds, changed, shown):
+    here = sum(s.stage == pacing.stage for s in roster)
+    st.markdown(f"**{len(roster)}** joined · **{len(first)}** of {len(roster)} voted on stage "
+                f"{pacing.stage} · **{here}** on it now")
+    if shown:
+        st.markdown(f"Right, first vote: **{_share(*rounds[1][:2])}**")
+        if second:
+            st.markdown(f"Right, second vote: **{_share(*rounds[2][:2])}** · "
+                        f"{changed} of {len(second)} changed their answer")
+    else:
+        st.markdown("Answers held: the right answer and the share right show once you "
+                    "release them.")
 
 
 def _delta(pacing):

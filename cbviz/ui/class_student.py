@@ -17,10 +17,12 @@ from ..classroom import (AnswerRefused, ClassClosed, ClassError, NicknameRefused
 from ..lessons import LESSONS
 from ..markdown import md
 from ..plots.classroom import class_runs_figure
-from . import class_link, lesson_state
+from . import class_link, hide, lesson_state
 
 POLL = 2.0   # seconds between two looks at the class's pacing
 SEED_KEYS = ("data_seed", "split_seed")
+# what a student of a class does not need (one button shows them again, as on a class link)
+HIDDEN = ("navigation", "advanced", "export", "teacher")
 _PROBLEM = "class_problem"
 _JOIN_ERROR = "class_join_error"
 
@@ -79,6 +81,7 @@ def join(code_key, nickname_key):
     st.query_params.pop("join", None)
     m = _member(code, token, student)
     st.session_state[class_link.MEMBER] = m
+    st.session_state[hide.KEY] = list(dict.fromkeys([*hide.hidden_parts(), *HIDDEN]))
     _open_lesson(pacing, m, pacing.stage if pacing.mode == "follow" else 1)
     m["followed"] = pacing.stage
 

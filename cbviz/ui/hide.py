@@ -43,6 +43,11 @@ def hidden(part):
     return part in st.session_state.get(KEY, ())
 
 
+def hidden_parts():
+    """The parts hidden in this session."""
+    return list(st.session_state.get(KEY, ()))
+
+
 def link_value():
     """The ``hide`` entry of the links of this session ({} when nothing is hidden)."""
     parts = st.session_state.get(KEY, ())

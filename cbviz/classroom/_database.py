@@ -27,7 +27,7 @@ _SQLITE_PRAGMAS = ("PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL",
 
 def default_database_path():
     """``classes.sqlite3`` in cbviz's per-user data folder: ``$CBVIZ_DATA_DIR`` when set, else
-    :func:`platformdirs.user_data_path` of "cbviz"."""
+    ``platformdirs.user_data_path`` of "cbviz"."""
     base = os.environ.get("CBVIZ_DATA_DIR")
     return (Path(base) if base else platformdirs.user_data_path("cbviz")) / "classes.sqlite3"
 

@@ -94,3 +94,23 @@ def test_cbviz_app_serves_the_app_and_answers_health():
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def test_cbviz_app_checks_the_class_store_before_it_starts(tmp_path):
+    """A database of another schema version stops `cbviz app` with a message, before
+    Streamlit starts; a fresh path is created with the current schema."""
+    from sqlalchemy import create_engine, text
+
+    from cbviz.classroom import SCHEMA_VERSION, open_database
+    old = tmp_path / "old.sqlite3"
+    open_database(str(old))
+    with create_engine(f"sqlite:///{old}").begin() as conn:
+        conn.execute(text("UPDATE cbviz_schema SET version = :v"), {"v": SCHEMA_VERSION + 1})
+    out = subprocess.run([*_cbviz(), "app", "--database", str(old), "--server.headless",
+                          "true"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert "--database" in out.stderr and str(SCHEMA_VERSION + 1) in out.stderr
+    out = subprocess.run([*_cbviz(), "serve", "--database",
+                          "postgresql://nobody@127.0.0.1:1/none"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "cbviz serve: --database:" in out.stderr

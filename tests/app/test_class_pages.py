@@ -263,6 +263,9 @@ def test_a_hostile_nickname_is_refused_or_shown_as_plain_text(store):
     click(at, "class_join_button")
     run(at)
     board = dashboard(**{"class": code, "key": key})
-    names = list(board.dataframe[0].value["student"]) if board.dataframe else []
-    refused = "Could not join" in text(at)
-    assert refused or names == ["<b>x</b>' OR 1=1; --"]
+    assert list(board.dataframe[0].value["student"]) == ["<b>x</b>' OR 1=1; --"]
+    assert "you are **\\<b\\>x\\</b\\>" in text(at)   # escaped: shown as typed, not bold
+    bidi = lessons(join=code)
+    bidi.text_input(key="class_nickname").set_value("ab\u202ecd")   # a right-to-left override
+    click(bidi, "class_join_button")
+    assert "Could not join" in text(bidi)

@@ -236,22 +236,18 @@ def post(lab, k, rv, question):
     m["posted"].add(k)
 
 
-def second_vote(pacing, stage, k, rv=None):
-    """The second vote the teacher opened on stage ``k``: its form, or what was voted."""
+def second_vote(pacing, stage, k):
+    """The second vote the teacher opened on stage ``k``: its form until it is cast; returns
+    the second vote (None when there is none)."""
     if pacing is None or k not in pacing.second_vote:
-        return
+        return None
     m = class_link.member()
     db = class_link.database()
     votes = db.my_votes(m["code"], m["token"])
-    if (k, 1) not in votes:
-        return
-    if (k, 2) in votes:
-        said = md(votes[(k, 2)])
-        if rv is not None:
-            right = rv.right(stage.question, votes[(k, 2)])
-            said += " — right." if right else " — not this time."
-        st.markdown(f"Your second vote: **{said}**")
-        return
+    if (k, 1) not in votes or (k, 2) in votes:
+        if (k, 2) in votes:
+            st.markdown(f"Your second vote: **{md(votes[(k, 2)])}**")
+        return votes.get((k, 2))
     q = stage.question
     with st.form(f"class_second_{k}", border=True):
         st.markdown("**Second vote.** Talk it over with your neighbour, then vote again: "
@@ -272,8 +268,9 @@ def second_vote(pacing, stage, k, rv=None):
             db.answer(m["code"], m["token"], k, value, round=2)
         except (AnswerRefused, RateLimited, ClassError) as exc:
             st.error(f"**Your second vote was not stored.** {md(exc)}", icon=":material/error:")
-            return
+            return None
         st.rerun()
+    return None
 
 
 def held_counts(results):

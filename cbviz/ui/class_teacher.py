@@ -139,22 +139,22 @@ def controls(pacing):
     """Pacing: the stage the class is on, follow or free, pause, held reveals, second vote."""
     lesson = LESSONS[pacing.lesson - 1]
     k, last = pacing.stage, len(lesson.stages)
-    c = st.columns([1, 3, 1])
+    c = st.columns([3, 4, 3], vertical_alignment="center")
     c[0].button("Previous stage", key="class_prev", disabled=k == 1, width="stretch",
                 icon=":material/arrow_back:", on_click=act, args=("pace",),
-                kwargs={"stage": k - 1})
-    c[1].markdown(f"#### Stage {k} of {last}: {lesson.stage(k).title}")
+                kwargs={"stage": k - 1}, help="open the previous stage for the class")
+    c[1].markdown(f"**Stage {k} of {last}: {lesson.stage(k).title}**")
     c[2].button("Next stage", key="class_next", disabled=k == last, width="stretch",
                 type="primary", icon=":material/arrow_forward:", on_click=act, args=("pace",),
-                kwargs={"stage": k + 1})
-    c = st.columns(4)
+                kwargs={"stage": k + 1}, help="open the next stage for the class")
+    c = st.columns(2)
     _toggle(c[0], "Students follow me", pacing.mode == "follow", "class_t_follow",
             lambda on: act("pace", mode="follow" if on else "free"))
     _toggle(c[1], "Pause: eyes on me", pacing.paused, "class_t_pause",
             lambda on: act("pace", paused=on))
-    _toggle(c[2], "Hold the reveals", pacing.hold_reveals, "class_t_hold",
+    _toggle(c[0], "Hold the reveals", pacing.hold_reveals, "class_t_hold",
             lambda on: act("pace", hold_reveals=on))
-    c[3].toggle("Projector view", key=PROJECTOR,
+    c[1].toggle("Projector view", key=PROJECTOR,
                 help="large, no names: safe to show the class")
     c = st.columns(2)
     if pacing.hold_reveals:

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from cbviz.app import FOLDER
 from cbviz.classroom import DATABASE_ENV, open_database
 from cbviz.lessons import LESSONS, Lab
+from cbviz.markdown import md
 
 TIMEOUT = 180
 LESSON = 4   # the PAC-Bayes bounds: each stage a choice, then Steps (stage 3: a look)
@@ -197,6 +198,7 @@ def test_a_second_vote_is_stored_and_the_shift_is_on_the_dashboard(store):
     assert store.votes(code, key, 1)[-1].value == rv.answer
     click(board, "class_release")
     run(student)
+    assert f"Your second vote: {md(rv.answer)}, right." in text(student)
     run(board)
     shown = text(board)
     assert "Right, first vote: **0 of 1 (0 %)**" in shown

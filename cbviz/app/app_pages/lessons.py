@@ -102,11 +102,15 @@ def guess_form(q, n, k):
         st.rerun()
 
 
-def verdict(stage, rv, guess):
-    """The verdict and the run's first sentence, in one box right under the action."""
+def verdict(stage, rv, guess, second=None):
+    """The verdict and the run's first sentence, in one box right under the action (with the
+    second vote's, when the class voted twice)."""
     q = stage.question
     answer = rv.answer if not q.numeric else f"{rv.answer:.3g}"
-    said = f"Your guess: {md(guess)}. Your run says: {md(answer)}.  \n{rv.headline}"
+    again = "" if second is None else (f" Your second vote: {md(second)}, "
+                                       + ("right." if rv.right(q, second) else "not right."))
+    said = (f"Your guess: {md(guess)}. Your run says: {md(answer)}.{again}  \n"
+            f"{rv.headline}")
     if rv.right(q, guess):
         st.success(f"**Right.** {said}", icon=":material/check_circle:")
     else:
@@ -136,12 +140,13 @@ def stage_view(lab, k):
     st.progress(k / len(lesson.stages), text=f"Stage {k} of {len(lesson.stages)}: {stage.title}")
     st.markdown(f"**What to do.** {stage.do}  \n**Question.** {stage.question.text}")
     guess = p["guesses"].get(k)
-    revealed = False
+    revealed, second = False, None
     if guess is None:
         guess_form(stage.question, n, k)
         st.caption("Answer first: the controls for this stage appear once your guess is in.")
     else:
         st.markdown(f"Your guess: **{md(guess)}**")
+        second = class_student.second_vote(pacing, stage, k)   # in view when it opens
         action_widgets(stage, lab, k)
         revealed = stage.action.done(lab)
     rv = stage.reveal(lab) if revealed else None
@@ -149,12 +154,10 @@ def stage_view(lab, k):
         class_student.post(lab, k, rv, stage.question)
     shown = revealed and class_student.reveal_allowed(pacing, k)
     if shown:
-        verdict(stage, rv, guess)
+        verdict(stage, rv, guess, second)
     elif revealed:
         st.info("**Your guess is locked.** Your teacher reveals the answer to the whole class: "
                 "your page shows it by itself then.", icon=":material/hourglass_top:")
-    if guess is not None:
-        class_student.second_vote(pacing, stage, k, rv if shown else None)
     navigation(lab, k, shown)
     if shown:
         class_student.class_runs(pacing, lab, k)
@@ -210,7 +213,7 @@ def lesson_view():
     run = runs.held_run(problem, settings, lesson.algorithm, lesson_state.full_params(lesson),
                         lesson.max_iter)
     lab = lesson_state.lab(settings, problem, run)
-    st.title(f"Lesson {n}: {lesson.title}")
+    (st.subheader if pacing else st.title)(f"Lesson {n}: {lesson.title}")   # a class: compact
     st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} training "
                f"examples · {problem.n_voters} voters · about {lesson.minutes} minutes")
     own = class_student.sample(pacing, class_link.member()["number"]) if pacing else {}

@@ -252,13 +252,7 @@ def second_vote(pacing, stage, k):
     with st.form(f"class_second_{k}", border=True):
         st.markdown("**Second vote.** Talk it over with your neighbour, then vote again: "
                     "the same question, your answer now.")
-        if q.numeric:
-            cast = int if float(q.step).is_integer() else float
-            value = st.number_input("Your second vote", cast(q.low), cast(q.high),
-                                    step=cast(q.step), value=None, key=f"class_second_q_{k}")
-        else:
-            value = st.radio("Your second vote", q.choices, index=None,
-                             key=f"class_second_q_{k}")
+        value = lesson_state.answer_widget(q, "Your second vote", f"class_second_q_{k}")
         sent = st.form_submit_button("Lock in my second vote", type="primary",
                                      icon=":material/how_to_vote:")
     if sent and value is None:

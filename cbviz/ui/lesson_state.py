@@ -252,6 +252,18 @@ def qr_png(url):
     return buffer.getvalue()
 
 
+def answer_widget(question, label, key):
+    """The widget a question is answered with (a number box, or radio buttons with nothing
+    chosen); returns its value, None until the student answers."""
+    if question.numeric:
+        cast = int if float(question.step).is_integer() else float
+        return st.number_input(label, cast(question.low), cast(question.high),
+                               step=cast(question.step), value=None, key=key,
+                               placeholder=f"a number from {question.low:g} to "
+                                           f"{question.high:g}")
+    return st.radio(label, question.choices, index=None, key=key)
+
+
 def move_widget(action, explorer, key):
     """The slider of a :class:`~cbviz.lessons.Move` stage, tied to the lesson's explorer."""
     def changed():
@@ -270,4 +282,4 @@ def departures(lesson, settings, own=()):
 
 __all__ = ["progress", "start", "open_stage", "leave", "go", "back_to_preset", "read_link",
            "lab", "catch_up", "stage_values", "link_values", "class_link", "qr_png",
-           "move_widget", "full_params", "departures"]
+           "answer_widget", "move_widget", "full_params", "departures"]

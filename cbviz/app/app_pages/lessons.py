@@ -85,13 +85,7 @@ def guess_form(q, n, k):
     """The question's answer and its Lock button in one form: one click (or Enter) locks a
     typed number or a chosen answer."""
     with st.form(f"lesson_form_{n}_{k}", border=False):
-        if q.numeric:
-            cast = int if float(q.step).is_integer() else float
-            value = st.number_input("Your guess", cast(q.low), cast(q.high), step=cast(q.step),
-                                    value=None, key=f"lesson_q_{n}_{k}",
-                                    placeholder=f"a number from {q.low:g} to {q.high:g}")
-        else:
-            value = st.radio("Your guess", q.choices, index=None, key=f"lesson_q_{n}_{k}")
+        value = lesson_state.answer_widget(q, "Your guess", f"lesson_q_{n}_{k}")
         locked = st.form_submit_button("Lock in my guess", key=f"lesson_lock_{n}_{k}",
                                        type="primary", icon=":material/lock:")
     if locked and value is None:

@@ -12,6 +12,9 @@ Module map
 :mod:`benchmarks.latency`     click-to-idle time of a Step beside a bare one-button app
 :mod:`benchmarks.load`        a class at once on one server (``--workers``: behind nginx)
 :mod:`benchmarks.load_fleet`  a class on several workers behind nginx, and the kill drill
+:mod:`benchmarks.class_load`  a live class (issue #28) behind nginx: a teacher's dashboard and
+                              N protocol-level students joining and voting; latencies, the
+                              dashboard's lag, votes stored / sent, CPU per worker
 :mod:`benchmarks.students`    one student's session (the part ``load`` and ``load_fleet`` share)
 :mod:`benchmarks.protocol`    a tab without a browser (Streamlit's websocket protocol, checked
                               against Chromium) and many at once: ``python -m benchmarks.protocol``

@@ -375,8 +375,8 @@ class ClassLoad:
 
     def _cpu_report(self):
         lines = ["CPU (user + system, s) per phase: the server's processes; this client (the "
-                 "tabs); the whole machine (every process, the probes and other work "
-                 "included):"]
+                 "tabs); the whole machine, and what other processes took of it (the probes, "
+                 "a PostgreSQL server, other work on the machine):"]
         names = [*sorted(self.workers), "nginx"]
         for phase, used in self.cpu.items():
             wall = self.wall[phase]
@@ -385,7 +385,8 @@ class ClassLoad:
                 f"{name} {used[name]:.1f}" for name in names)
                 + f"; server {total:.1f} ({total / max(wall, 1e-9):.0%} of a core); client "
                   f"{used['client']:.1f}; machine {used['machine']:.1f} "
-                  f"({used['machine'] / max(wall, 1e-9):.2f} of {os.cpu_count()} cores busy)")
+                  f"({used['machine'] / max(wall, 1e-9):.2f} of {os.cpu_count()} cores busy; "
+                  f"other processes {used['machine'] - total - used['client']:.1f})")
         actions = {"join": len(self.joined()), "vote": len(self.locked())}
         idle_rate = (self.server_cpu("idle") / self.wall["idle"]
                      if self.wall.get("idle") else None)
@@ -701,6 +702,8 @@ def run_class(students=100, workers=2, lesson=4, database=None, ramp=5.0, window
         db = open_database(database)
         log(f"starting {workers} worker(s) behind nginx on {database.split('@')[-1]}")
         cls = stack.enter_context(serve_class(workers, database=database))
+        log("workers: " + ", ".join(f"{w.address} (pid {w.pid})" for w in cls.workers)
+            + f"; nginx pid {cls.nginx.pid}")
         pacing, key = db.create_class(lesson, mode="free")
         warming = (db.create_class(lesson)[0].code, [w.url for w in cls.workers]) if warm \
             else None

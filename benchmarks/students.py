@@ -121,10 +121,11 @@ async def drive(browser, url, session, want, steps, keep=None):
 
 
 def _probe(url, stop, out):
-    """Ask ``url`` every 0.5 s until ``stop`` is set; send ``(seconds since the start, answer
-    time or None when no answer came within 5 s)`` of each request through ``out``."""
+    """Ask ``url`` every 0.5 s until ``stop`` is set (at least once: a run shorter than this
+    process's start still gets an answer); send ``(seconds since the start, answer time or
+    None when no answer came within 5 s)`` of each request through ``out``."""
     times, start = [], time.perf_counter()
-    while not stop.is_set():
+    while True:
         t0 = time.perf_counter()
         try:
             with urllib.request.urlopen(url, timeout=5) as r:
@@ -132,7 +133,8 @@ def _probe(url, stop, out):
             times.append((t0 - start, time.perf_counter() - t0))
         except OSError:
             times.append((t0 - start, None))
-        stop.wait(0.5)
+        if stop.wait(0.5):
+            break
     out.send(times)
 
 

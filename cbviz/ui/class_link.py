@@ -59,6 +59,26 @@ def link_value():
     return {}
 
 
+# A page's run ends with :func:`run_finished`.  A fragment's timer (the pacing poll, the
+# dashboard's refresh) can cut a full run short (the browser sends it while the run goes on,
+# and Streamlit then runs the fragment alone): the page keeps half its elements, a locked
+# guess not shown.  The next poll sees the unfinished run and reruns the page.
+_FINISHED = "class_run_finished"
+
+
+def run_started():
+    st.session_state[_FINISHED] = False
+
+
+def run_finished():
+    st.session_state[_FINISHED] = True
+
+
+def interrupted():
+    """Whether the page's last full run was cut short (called from a fragment's own run)."""
+    return st.session_state.get(_FINISHED) is False
+
+
 def leave():
     """Forget the class in this session (its data stays in the database)."""
     for key in (MEMBER, TEACHER):
@@ -67,5 +87,6 @@ def leave():
         st.query_params.pop(key, None)
 
 
-__all__ = ["database", "member", "teacher", "link", "link_value", "leave", "MEMBER", "TEACHER",
+__all__ = ["database", "member", "teacher", "link", "link_value", "leave", "run_started",
+           "run_finished", "interrupted", "MEMBER", "TEACHER",
            "PROJECTOR"]

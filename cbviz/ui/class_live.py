@@ -57,9 +57,10 @@ def live(code):
     except ClassError as exc:
         st.error(str(exc), icon=":material/error:")
         return
-    if pacing.version != st.session_state.get("class_version", pacing.version):
-        st.session_state["class_version"] = pacing.version
-        st.rerun()   # another tab of the teacher changed the pacing: redraw the controls
+    if pacing.version != st.session_state.get("class_version", pacing.version) or \
+            class_link.interrupted():   # another tab of the teacher changed the pacing, or
+        st.session_state["class_version"] = pacing.version   # this refresh cut a run short
+        st.rerun()
     st.session_state["class_version"] = pacing.version
     large = st.session_state.get(PROJECTOR, False)
     stage = LESSONS[pacing.lesson - 1].stage(pacing.stage)

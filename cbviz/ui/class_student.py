@@ -133,6 +133,7 @@ def gate():
         st.title(f"Lesson {pacing.lesson}: {LESSONS[pacing.lesson - 1].title}")
         st.info("## Eyes on the teacher\nYour teacher paused the class. Your page comes back "
                 "by itself when the class goes on.", icon=":material/visibility:")
+        class_link.run_finished()
         watch(pacing)
         st.stop()
     return pacing
@@ -167,7 +168,7 @@ def _watch(code, version):
         now = class_link.database().pacing(code).version
     except ClassError:
         now = None
-    if now != version:
+    if now != version or class_link.interrupted():
         st.rerun()
 
 
@@ -197,17 +198,23 @@ def reveal_allowed(pacing, k):
 
 
 def lock(k, value):
-    """Store a first vote; True when stored (else an error is on the page)."""
+    """Store a first vote; returns the vote the class store holds for stage ``k`` (None, with
+    an error on the page, when there is none).  A vote already locked (a page that missed its
+    own lock, another tab) is taken as it is stored."""
     m = class_link.member()
+    db = class_link.database()
     try:
-        class_link.database().answer(m["code"], m["token"], k, value, round=1)
-    except (AnswerRefused, RateLimited, NotAllowed) as exc:
+        return db.answer(m["code"], m["token"], k, value, round=1)
+    except AnswerRefused as exc:
+        stored = db.my_votes(m["code"], m["token"]).get((k, 1))
+        if stored is not None:
+            return stored
         st.error(f"**Your guess was not stored.** {md(exc)}", icon=":material/error:")
-        return False
+    except (RateLimited, NotAllowed) as exc:
+        st.error(f"**Your guess was not stored.** {md(exc)}", icon=":material/error:")
     except ClassClosed as exc:
         st.error(f"**The class is over.** {md(exc)}", icon=":material/event_busy:")
-        return False
-    return True
+    return None
 
 
 def run_values(lab):

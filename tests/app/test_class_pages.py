@@ -271,3 +271,17 @@ def test_a_hostile_nickname_is_refused_or_shown_as_plain_text(store):
     bidi.text_input(key="class_nickname").set_value("ab\u202ecd")   # a right-to-left override
     click(bidi, "class_join_button")
     assert "Could not join" in text(bidi)
+
+
+def test_a_vote_already_locked_elsewhere_is_taken_as_stored(store):
+    """A page that missed its own lock (or a second tab) locks again: the stored vote is
+    shown, not an error, and nothing is stored twice."""
+    code, key, _ = start_class(store)
+    student = join(code)
+    choices = LESSONS[LESSON - 1].stage(1).question.choices
+    token = student.session_state["class_member"]["token"]
+    store.answer(code, token, 1, choices[1])            # locked by another tab
+    lock(student, 1, choices[0])
+    assert f"Your guess: **{md(choices[1])}**" in text(student)
+    assert "not stored" not in text(student)
+    assert [v.value for v in store.votes(code, key, 1)] == [choices[1]]

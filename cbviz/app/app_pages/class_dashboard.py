@@ -4,6 +4,7 @@ import streamlit as st
 from cbviz.lessons import LESSONS
 from cbviz.ui import class_link, class_live, class_teacher
 
+class_link.run_started()
 pacing = class_teacher.signed_in()
 if pacing is not None:
     lesson = LESSONS[pacing.lesson - 1]
@@ -18,7 +19,8 @@ if pacing is not None:
         st.toggle("Projector view", key=class_teacher.PROJECTOR)
     else:
         class_teacher.controls(pacing)
-    class_live.live(pacing.code)
-    if not projector:
         class_teacher.export_and_end(pacing)
 st.query_params.from_dict(class_link.link_value())   # in the projector view: no key shown
+class_link.run_finished()
+if pacing is not None:
+    class_live.live(pacing.code)

@@ -19,6 +19,7 @@ PAGES = {"step": "app_pages/step_through.py", "explorer": "app_pages/cbound_expl
          "gradient": "app_pages/gradient_vs_exhaustive.py",
          "compare": "app_pages/compare_algorithms.py"}
 
+class_link.run_started()
 settings, problem = require_problem()
 ignored = lesson_state.read_link()
 if ignored:
@@ -91,9 +92,11 @@ def guess_form(q, n, k):
     if locked and value is None:
         st.warning("Type a number first, then lock it in." if q.numeric else
                    "Choose an answer first, then lock it in.", icon=":material/edit:")
-    elif locked and (pacing is None or class_student.lock(k, value)):
-        lesson_state.progress()["guesses"][k] = q.read(value)
-        st.rerun()
+    elif locked:
+        stored = q.read(value) if pacing is None else class_student.lock(k, value)
+        if stored is not None:
+            lesson_state.progress()["guesses"][k] = stored
+            st.rerun()
 
 
 def verdict(stage, rv, guess, second=None):
@@ -234,6 +237,7 @@ try:
         lesson_view()
 except LessonError as exc:
     st.error(f"**This lesson cannot go on.** {md(exc)}", icon=":material/error:")
-class_student.watch(pacing)
 if pacing is None:
     teacher_panel()
+class_link.run_finished()
+class_student.watch(pacing)

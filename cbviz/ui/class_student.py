@@ -162,13 +162,19 @@ def _apply(pacing, m, student):
             pass   # the dashboard shows the last stage written; the next move writes again
 
 
+@st.cache_data(ttl=1.0, show_spinner=False, max_entries=1000)
+def _version(code):
+    """The class's pacing version, read once a second per class and process: the polls of a
+    class of 100 are 50 a second; the store answers one of them (None: the class is over)."""
+    try:
+        return class_link.database().pacing(code).version
+    except ClassError:
+        return None
+
+
 @st.fragment(run_every=POLL)
 def _watch(code, version):
-    try:
-        now = class_link.database().pacing(code).version
-    except ClassError:
-        now = None
-    if now != version or class_link.interrupted():
+    if _version(code) != version or class_link.interrupted():
         st.rerun()
 
 

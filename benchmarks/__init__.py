@@ -21,4 +21,5 @@ Module map
 :mod:`benchmarks.browser`     the headless Chromium the tools and the browser tests drive
 :mod:`benchmarks.processes`   memory, CPU time, descendants and cores of processes (Linux)
 ``bare_app.py``               the smallest Streamlit app (the latency tool's peer)
+``_<module>_*.py``            private parts of ``<module>`` (``_protocol_page.py``, ...)
 """

@@ -30,7 +30,6 @@ components' own state are left to their defaults on the server.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -38,23 +37,9 @@ from dataclasses import dataclass, field
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState, ContextInfo
 
-from ._protocol_page import (
-    STATEFUL,
-    WIDGETS,
-    MessageCache,
-    States,
-    Tree,
-    Widget,
-    WidgetError,
-    chart_of,
-    options_of,
-    plain,
-    text_of,
-    user_value,
-    value_of,
-    widget_type,
-)
+from ._protocol_page import MessageCache, Page, Tree, plain
 from ._protocol_receive import Receiver
+from ._protocol_widgets import STATEFUL, States, WidgetError, user_value
 
 __all__ = ["Action", "Tab", "TabClosed", "WidgetError", "main", "normalized", "plain"]
 
@@ -88,7 +73,7 @@ class Action:
         return self.latency is not None
 
 
-class Tab(Receiver):
+class Tab(Receiver, Page):
     """One simulated browser tab on the Streamlit server at ``url`` (``http://host:port``,
     with the base path if it has one).  ``http``: before the websocket, GET the page's HTML,
     ``/_stcore/health`` (which sets the XSRF cookie the frontend hands back in its handshake)
@@ -348,68 +333,6 @@ class Tab(Receiver):
                 await asyncio.wait_for(self._changed.wait(), max(deadline - time.monotonic(), 0))
             except asyncio.TimeoutError:
                 raise TimeoutError(f"not reached within {self.timeout} s: {predicate}") from None
-
-    # --- reading the page ---------------------------------------------------------------------
-
-    def texts(self):
-        """Every markdown (captions included), alert, heading and text body on the page, in
-        page order (main area, then the sidebar), as the script wrote them (Markdown)."""
-        return [t for t in (text_of(n) for n in self.tree.nodes()) if t is not None]
-
-    def search(self, pattern):
-        """The first match of regular expression ``pattern`` in the page's texts read without
-        Markdown's emphasis (as :func:`plain`), or None."""
-        for text in self.texts():
-            m = re.search(pattern, plain(text))
-            if m:
-                return m
-        return None
-
-    def headings(self):
-        return [n.proto.heading.body for n in self.tree.nodes() if n.kind == "heading"]
-
-    def exceptions(self):
-        """The exceptions shown on the page now (type: message)."""
-        return [f"{n.proto.exception.type}: {n.proto.exception.message}"
-                for n in self.tree.nodes() if n.kind == "exception"]
-
-    def charts(self):
-        """The Plotly figures on the page (dicts), in page order."""
-        return [c for c in (chart_of(n) for n in self.tree.nodes()) if c is not None]
-
-    def widgets(self):
-        """Every widget on the page with the value this tab holds for it."""
-        out = []
-        for n in self.tree.nodes():
-            if n.kind not in WIDGETS:
-                continue
-            p = getattr(n.proto, n.kind)
-            state = self.states.get(p.id, p.form_id)
-            out.append(Widget(p.id, widget_type(n.kind, p), p.label, options_of(n.kind, p),
-                              None if state is None else value_of(state), p.form_id,
-                              n.fragment_id, p.disabled, p))
-        return out
-
-    def widget(self, label, *, key=None):
-        """The widget whose label is ``label`` (or, with ``key=``, whose key is ``key``; a
-        label that no widget has is also tried as a key).  WidgetError when none or several
-        match, naming what the page has."""
-        every = self.widgets()
-        if key is not None:
-            found = [w for w in every if w.key == key]
-        else:
-            found = [w for w in every if w.label == label] or \
-                    [w for w in every if w.key == label]
-        if len(found) == 1:
-            return found[0]
-        if not found:
-            shown = ", ".join(f"{w.label!r} ({w.type}{', key ' + w.key if w.key else ''})"
-                              for w in every)
-            what = f"key {key!r}" if key is not None else repr(label)
-            raise WidgetError(f"no widget {what} on page /{self.url_path}; it has: "
-                              f"{shown or 'no widget'}")
-        raise WidgetError(f"{len(found)} widgets labelled {label!r}: give key=, one of "
-                          f"{[w.key for w in found]}")
 
 
 def normalized(msg):

@@ -1,7 +1,10 @@
-"""Helpers shared by the tests: references recomputed from records, threads, Plotly arrays."""
+"""Helpers shared by the tests: references recomputed from records, threads, Plotly arrays, the
+browser tests' waits and workers."""
 import threading
 
 import numpy as np
+
+WAIT = 120_000   # ms: a browser test's wait on a busy machine; each ends once its state holds
 
 
 def replay(records, n, upto=None):
@@ -90,3 +93,41 @@ def chromium():
             finally:
                 browser.close()
     return launched()
+
+
+def settle(page, timeout=WAIT):
+    """Wait until the app is drawn and its script is idle (on the page's state, never a sleep)."""
+    from benchmarks.browser import IDLE
+
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout)
+    page.wait_for_function(IDLE, timeout=timeout)
+
+
+def wait_text(page, text, timeout=WAIT):
+    """Wait until ``text`` is on the page, then until the script is idle."""
+    page.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
+    settle(page, timeout)
+
+
+def worker_of(context, url):
+    """The worker nginx sends this browser context's requests to (its cookie decides)."""
+    response = context.request.get(url + "/_stcore/health")
+    assert response.ok
+    return response.headers["x-cbviz-worker"].split(",")[-1].strip()
+
+
+def contexts_per_worker(browser, cls, per_worker):
+    """Browser contexts (own cookies: own students) until each worker of the class server
+    ``cls`` serves ``per_worker`` of them, the others closed: ``{address: [context, ...]}``."""
+    kept = {w.address: [] for w in cls.workers}
+    for _ in range(40):
+        if all(len(v) >= per_worker for v in kept.values()):
+            break
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        worker = worker_of(context, cls.url)
+        if len(kept[worker]) < per_worker:
+            kept[worker].append(context)
+        else:
+            context.close()
+    assert all(len(v) == per_worker for v in kept.values()), "the cookie hash never spread"
+    return kept

@@ -22,17 +22,15 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import chromium, require_chromium
+from helpers import WAIT, require_chromium, settle, wait_text
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from benchmarks.browser import IDLE
 from cbviz.app import ENTRY
 from cbviz.app.streamlit_server import serve
 from cbviz.classroom import DATABASE_ENV, open_database
 from cbviz.lessons import LESSONS
 
 SHOTS = Path("/tmp/class_shots")
-WAIT = 120_000     # ms: a busy machine; every wait ends as soon as its state holds
 LESSON = 4         # stage 1 and 2 ask a choice
 CHOICES = LESSONS[LESSON - 1].stage(1).question.choices
 NAMES = ("Alba7", "Brio8", "Cato9")   # nicknames no page text holds by chance
@@ -84,22 +82,6 @@ def server(store_path):
     with serve(ENTRY, "--server.address", "127.0.0.1",
                env={DATABASE_ENV: str(store_path)}) as running:
         yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-def settle(page, timeout=WAIT):
-    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout)
-    page.wait_for_function(IDLE, timeout=timeout)
-
-
-def wait_text(page, text, timeout=WAIT):
-    page.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
-    settle(page, timeout)
 
 
 def keyed(page, key):

@@ -8,15 +8,13 @@ Every wait is on the page's state (the script idle, a text shown), never a sleep
 from pathlib import Path
 
 import pytest
-from helpers import chromium, require_chromium
+from helpers import WAIT, require_chromium, settle, wait_text
 
-from benchmarks.browser import IDLE
 from cbviz.app.streamlit_server import serve
 from cbviz.lessons import LESSONS, Compute, Lab, Move, Step
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots" / "lessons"
-WAIT = 120_000   # ms: generous for a busy machine; every wait ends as soon as its state holds
 
 require_chromium()
 
@@ -27,22 +25,6 @@ pytestmark = pytest.mark.browser
 def server():
     with serve() as running:
         yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-def settle(page):
-    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=WAIT)
-    page.wait_for_function(IDLE, timeout=WAIT)
-
-
-def wait_text(page, text):
-    page.get_by_text(text, exact=False).first.wait_for(timeout=WAIT)
-    settle(page)
 
 
 def keyed(page, key):

@@ -16,9 +16,8 @@ one vote per student, a second lock refused.
 import time
 
 import pytest
-from helpers import chromium, require_chromium
+from helpers import WAIT, contexts_per_worker, require_chromium, settle, wait_text, worker_of
 
-from benchmarks.browser import IDLE
 from benchmarks.load_fleet import BACK_JS, WATCH_JS
 from cbviz.app.serve import serve_class
 from cbviz.app.streamlit_server import healthy
@@ -28,7 +27,6 @@ from cbviz.lessons import LESSONS
 LESSON = 4
 STAGES = len(LESSONS[LESSON - 1].stages)
 CHOICES = LESSONS[LESSON - 1].stage(1).question.choices
-WAIT = 60_000   # ms; every wait ends as soon as its state holds
 
 require_chromium()
 
@@ -46,43 +44,10 @@ def classroom(store_path):
         yield cls
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-def settle(page):
-    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=WAIT)
-    page.wait_for_function(IDLE, timeout=WAIT)
-
-
-def wait_text(page, text):
-    page.get_by_text(text, exact=False).first.wait_for(timeout=WAIT)
-    settle(page)
-
-
-def worker_of(context, url):
-    """The worker nginx sends this browser's requests to (its cookie decides)."""
-    response = context.request.get(url + "/_stcore/health")
-    assert response.ok
-    return response.headers["x-cbviz-worker"].split(",")[-1].strip()
-
-
 def spread(browser, cls, per_worker):
-    """Browser contexts (own cookies: own students) until each worker serves ``per_worker``;
-    ``[(context, worker address)]``, alternating between the workers."""
-    kept = {w.address: [] for w in cls.workers}
-    for _ in range(40):
-        if all(len(v) >= per_worker for v in kept.values()):
-            break
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        worker = worker_of(context, cls.url)
-        if len(kept[worker]) < per_worker:
-            kept[worker].append(context)
-        else:
-            context.close()
-    assert all(len(v) == per_worker for v in kept.values()), "the cookie hash never spread"
+    """:func:`contexts_per_worker`, as ``[(context, worker address)]`` alternating between the
+    workers."""
+    kept = contexts_per_worker(browser, cls, per_worker)
     return [(c, w) for pair in zip(*kept.values()) for c, w in zip(pair, kept)]
 
 

@@ -1,6 +1,7 @@
 """AppTest checks of a live class (issue #28): a teacher starts one on the Lessons page, students
 join by link or code, the dashboard shows their votes, the teacher paces the class (follow,
-pause, held reveals, second vote), a sample per student, and links that are not what they claim.
+pause, held reveals, second vote), a sample per student, a student's link kept in the
+address, and links that are not what they claim.
 
 Every session is a separate AppTest (a separate Streamlit session), all on one SQLite class
 store in a temporary folder, as the workers of `cbviz serve` share one.
@@ -51,6 +52,11 @@ def dashboard(**params):
 def click(at, key):
     at.button(key=key).click()
     return run(at)
+
+
+def address(at):
+    """The page's query string as ``{key: value}``."""
+    return {k: (v[0] if isinstance(v, list) else v) for k, v in dict(at.query_params).items()}
 
 
 def text(at):
@@ -224,12 +230,28 @@ def test_a_reload_of_a_students_link_comes_back_on_the_stage_with_the_guess(stor
     student = join(code, "Bo")
     choice = LESSONS[LESSON - 1].stage(1).question.choices[0]
     lock(student, 1, choice)
-    link = dict(student.query_params)
-    assert link["class"] == [code] or link["class"] == code
-    again = lessons(**{k: (v[0] if isinstance(v, list) else v) for k, v in link.items()})
+    link = address(student)
+    assert link["class"] == code
+    again = lessons(**link)
     assert "you are **Bo**" in text(again)
     assert again.session_state["lesson_progress"]["guesses"][1] == choice
     assert "key" not in link and key not in str(link)
+
+
+@pytest.mark.parametrize("stage", [None, 1])
+def test_a_students_own_link_keeps_its_class_keys_after_the_first_run(store, stage):
+    """The first run of a student's own link, even one that ends without another run (a link
+    naming its lesson and stage, as the app's own do), leaves ``class`` and ``me`` in the
+    address: the one a reload, or a worker that died, opens next (found by the kill drill)."""
+    pacing, _ = store.create_class(LESSON)
+    _, token = store.join(pacing.code, "Kept")
+    link = {"class": pacing.code, "me": token}
+    if stage is not None:
+        link.update(lesson=LESSON, stage=stage)   # the app's own link: lesson and stage
+    at = lessons(**link)
+    assert "you are **Kept**" in "\n".join(c.value for c in at.caption)
+    kept = address(at)
+    assert kept.get("class") == pacing.code and kept.get("me") == token, kept
 
 
 def test_a_wrong_student_token_or_teacher_key_shows_nothing_of_the_class(store):

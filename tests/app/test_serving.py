@@ -8,9 +8,8 @@ import re
 import urllib.request
 
 import pytest
-from helpers import chromium, require_chromium
+from helpers import contexts_per_worker, require_chromium, settle, worker_of
 
-from benchmarks.browser import IDLE
 from benchmarks.load_fleet import BACK_JS, WATCH_JS
 from cbviz.app.serve import nginx_config, serve_class
 
@@ -40,40 +39,6 @@ def classroom():
         yield cls
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-def settle(page, timeout=90_000):
-    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout)
-    page.wait_for_function(IDLE, timeout=timeout)
-
-
-def worker_of(context, url):
-    """The worker nginx sends this browser's requests to (its cookie decides)."""
-    response = context.request.get(url + "/_stcore/health")
-    assert response.ok
-    return response.headers["x-cbviz-worker"].split(",")[-1].strip()
-
-
-def students(browser, cls, per_worker=2):
-    """Browser contexts until each worker has ``per_worker`` of them (the others closed)."""
-    kept = {w.address: [] for w in cls.workers}
-    for _ in range(40):
-        if all(len(v) >= per_worker for v in kept.values()):
-            break
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        worker = worker_of(context, cls.url)
-        if len(kept[worker]) < per_worker:
-            kept[worker].append(context)
-        else:
-            context.close()
-    assert all(len(v) == per_worker for v in kept.values()), "the cookie hash never spread"
-    return kept
-
-
 def test_the_configuration_is_the_template_with_the_workers_filled_in(tmp_path):
     text = nginx_config(["127.0.0.1:9001", "127.0.0.1:9002"], 8080, tmp_path)
     assert "server 127.0.0.1:9001 max_fails=1" in text and "listen 0.0.0.0:8080;" in text
@@ -97,7 +62,7 @@ def status_of(page, path):
 
 
 def test_a_killed_worker_loses_no_student_s_place(classroom, browser):
-    by_worker = students(browser, classroom, per_worker=3)
+    by_worker = contexts_per_worker(browser, classroom, per_worker=3)
     sessions = []
     contexts = [c for group in by_worker.values() for c in group]
     for context, (path, steps) in zip(contexts, PLACES):

@@ -37,6 +37,22 @@ def figure_specs(at):
     return out
 
 
+def check_valid(fig):
+    """``fig``, built by :mod:`cbviz.plots` without Plotly's checks, is the figure Plotly's
+    checks make of it (a wrong property raises; a value they would coerce, such as a named
+    colorscale or a None, differs), and uses only what the cut template keeps."""
+    import json
+
+    import plotly.graph_objects as go
+
+    from cbviz.plots.style import TRACE_TYPES
+    spec = fig.to_dict()
+    checked = go.Figure(spec)
+    assert json.loads(checked.to_json()) == json.loads(fig.to_json())
+    assert {t["type"] for t in spec["data"]} <= set(TRACE_TYPES)
+    assert not {"geo", "polar", "scene", "ternary"} & set(spec["layout"])
+
+
 def lone_and_threaded(work, n_threads=6):
     """``work(i)`` once alone, then on ``n_threads`` threads released together:
     ``(lone results, threaded results, errors raised in the threads)``."""

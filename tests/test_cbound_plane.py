@@ -9,11 +9,11 @@ Pinsker's inequality kl(q||p) >= 2 (p - q)**2, which bounds kl_sup(q, eps) - q b
 """
 from __future__ import annotations
 
-import json
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from helpers import check_valid
 from sklearn.datasets import make_moons
 
 from cbviz import bounds
@@ -330,7 +330,7 @@ def test_figures_carry_titles_axes_hover_and_serialize():
         layout = fig.layout
         assert layout.title.text and layout.xaxis.title.text is not None, name
         assert layout.uirevision, name
-        json.dumps(fig.to_plotly_json(), default=str)
+        check_valid(fig)
         for t in fig.data:
             if t.hoverinfo != "skip" and t.x is not None and t.x[0] is not None:
                 assert t.hovertemplate, (name, t.name)

@@ -8,11 +8,10 @@ them.
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ..bounds import PAC_BOUNDS
 from ..cbound_plane import AXES, max_disagreement
-from ._figures import new_figure, styled
+from ._figures import Bar, Contour, Heatmap, Scatter, new_figure, styled
 from ._values import title_number
 from .style import (
     BLACK,
@@ -24,6 +23,7 @@ from .style import (
     PURPLE,
     SKY,
     VERMILION,
+    VIRIDIS,
     YELLOW,
     colorbar,
     fixed,
@@ -72,9 +72,9 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
     sx, sy = _symbols(axes)
     top = float(grid.x[-1])
     fig = new_figure()
-    fig.add_trace(go.Contour(
+    fig.add_trace(Contour(
         x=grid.x, y=grid.y, z=grid.c_bound, customdata=grid.first_order, name="C-bound",
-        colorscale="Viridis", zmin=0.0, zmax=1.0, showlegend=False,
+        colorscale=VIRIDIS, zmin=0.0, zmax=1.0, showlegend=False,
         contours=dict(start=0.0, end=1.0, size=0.1, coloring="heatmap", showlabels=True,
                       labelfont=dict(size=10, color="white")),
         line=dict(width=0.8, color="rgba(255,255,255,0.6)"),
@@ -83,17 +83,17 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
                        "<br>first-order 2r = %{customdata:.3f}<extra></extra>")))
     bx, by = _boundary(axes)
     corner = ([top, 0.0], [top, top]) if axes == "risks" else ([top, 0.0], [0.0, 0.0])
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=np.concatenate([bx, corner[0]]), y=np.concatenate([by, corner[1]]), fill="toself",
         mode="none", fillcolor=_INVALID_FILL, fillpattern=dict(shape="/", fgcolor="white"),
         name="unreachable: μ₂ < μ₁², i.e. d > 2r(1 − r)", hoverinfo="skip"))
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=bx, y=by, mode="lines", name="C = 0: every margin equal (μ₂ = μ₁²)",
         line=dict(color=BLACK, width=2),
         hovertemplate=f"{sx} = %{{x:.3f}}, {sy} = %{{y:.3f}}: C = 0<extra></extra>"))
     line = ("d = r: C = 2r (C < 2r above the line)" if axes == "risks"
             else "μ₂ = μ₁ (d = r): C = 2r (C < 2r below the line)")
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=[0.0, top], y=[0.0, top], mode="lines", name=line,
         line=dict(color=VERMILION, width=2, dash="dash"),
         hovertemplate=f"{sx} = {sy} = %{{x:.3f}}: C = 2r<extra></extra>"))
@@ -103,7 +103,7 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
         sizes = np.full(x.size, 6.0)
         if sizes.size:
             sizes[-1] = 12.0
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=x, y=y, mode="lines+markers", name=name,
             customdata=np.column_stack([frame["iteration"].to_numpy(),
                                         frame["c_bound"].to_numpy(float)]),
@@ -114,7 +114,7 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
                            "<extra></extra>")))
     if point is not None:
         x, y = float(point[0]), float(point[1])
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[x], y=[y], mode="markers", name=f"chosen point ({sx} = {x:.3f}, {sy} = {y:.3f})",
             marker=dict(symbol="star", size=18, color=YELLOW, line=dict(color=BLACK, width=1.5)),
             hovertemplate=f"chosen point<br>{sx} = %{{x:.3f}}, {sy} = %{{y:.3f}}<extra></extra>"))
@@ -143,23 +143,23 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
     c = line["c_bound"].to_numpy(float)
     first = float(line["first_order"].iloc[0])
     fig = new_figure()
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=ys, y=c, mode="lines", name="C-bound", line=dict(color=BLUE, width=3),
         hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=[ys[0], ys[-1]], y=[first, first], mode="lines",
         name=f"first-order bound 2r = {fixed(first)}",
         line=dict(color=VERMILION, width=2, dash="dash"),
         hovertemplate="2r = %{y:.3f}<extra></extra>"))
     cross = x  # d = r in (r, d), mu2 = mu1 in (mu1, mu2): the diagonal either way
     if ys[0] <= cross <= ys[-1]:
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[cross], y=[first], mode="markers", name=f"{sy} where C = 2r",
             marker=dict(symbol="circle-open", size=12, color=BLACK, line=dict(width=2)),
             hovertemplate=f"{sy} = %{{x:.3f}}: C = 2r = %{{y:.3f}}<extra></extra>"))
     if y is not None and ys[0] <= y <= ys[-1]:
         cy = float(np.interp(y, ys, c))
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[y], y=[cy], mode="markers", name="chosen point",
             marker=dict(symbol="star", size=16, color=YELLOW, line=dict(color=BLACK, width=1.5)),
             hovertemplate=f"{sy} = %{{x:.3f}}<br>C-bound = %{{y:.3f}}<extra></extra>"))
@@ -190,14 +190,14 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
     count = np.broadcast_to(summary.wrong_count, z.shape).astype(str)
     what = np.char.add(np.char.add(np.where(z > 0, "wrong; ", "right; "), count),
                        f" of {n} voters wrong on this example")
-    fig = new_figure(go.Heatmap(
+    fig = new_figure(Heatmap(
         x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, showscale=False, xgap=3, ygap=3,
         colorscale=[[0.0, "#E8EEF4"], [0.5, "#E8EEF4"], [0.5, VERMILION], [1.0, VERMILION]],
         text=np.where(z > 0, "×", ""), texttemplate="%{text}",
         textfont=dict(color="white", size=18), customdata=what, showlegend=False,
         hovertemplate="example %{x}, %{y}: %{customdata}<extra></extra>"))
     for name, color in (("wrong (×)", VERMILION), ("right", "#E8EEF4")):
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
+        fig.add_trace(Scatter(x=[None], y=[None], mode="markers", name=name,
                                  marker=dict(symbol="square", size=12, color=color,
                                              line=dict(color=GREY, width=1))))
     fig = styled(fig, title=f"Who errs where<br><sup>the vote errs where at least "
@@ -231,7 +231,7 @@ def toy_bars_figure(summary, uirevision="toy_bars"):
     )
     fig = new_figure()
     for name, color, x, y in groups:
-        fig.add_trace(go.Bar(
+        fig.add_trace(Bar(
             x=x, y=y, name=name, marker=dict(color=color, line=dict(color=BLACK, width=0.5)),
             text=[fixed(v) for v in y], textposition="outside", cliponaxis=False,
             hovertemplate="%{x} = %{y:.4f}<extra>" + name + "</extra>"))
@@ -264,28 +264,28 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
     fig = new_figure()
     for key, name in PAC_BOUNDS.items():
         color, dash = _BOUND_LOOK[key]
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=m, y=table[key].to_numpy(float), mode="lines", name=name,
             line=dict(color=color, width=3 if key == chosen else 1.8, dash=dash),
             hovertemplate=f"m = %{{x:,.0f}}<br>{name} = %{{y:.4f}}<extra></extra>"))
     span = [float(m.min()), float(m.max())]
     if limit is not None and chosen is not None:
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=span, y=[limit, limit], mode="lines", name=f"as m → ∞: {fixed(limit)}",
             line=dict(color=_BOUND_LOOK[chosen][0], width=1.2, dash="dot"),
             hovertemplate="limit of the chosen bound = %{y:.4f}<extra></extra>"))
     if target is not None:
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=span, y=[target, target], mode="lines", name=f"target {target:.3f}",
             line=dict(color=GREY, width=1.5, dash="dash"),
             hovertemplate="target = %{y:.4f}<extra></extra>"))
     if needed is not None and target is not None:
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[needed], y=[target], mode="markers", name=f"smallest m: {needed:,}",
             marker=dict(symbol="star", size=16, color=YELLOW, line=dict(color=BLACK, width=1.5)),
             hovertemplate="smallest m = %{x:,.0f}<extra></extra>"))
     if m_run is not None:
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[m_run, m_run], y=[0.0, 1.02], mode="lines",
             name=f"m of the step page's run ({m_run:,})",
             line=dict(color=BLACK, width=1.2, dash="dot"),

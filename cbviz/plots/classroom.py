@@ -8,10 +8,9 @@ from a quantity to a number (None where a run has none).
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ..bounds import PAC_BOUNDS
-from ._figures import new_figure, styled
+from ._figures import Bar, Box, Scatter, new_figure, styled
 from .style import BLACK, BLUE, GREEN, ORANGE, VERMILION
 
 __all__ = ["votes_figure", "class_runs_figure", "RUN_QUANTITIES"]
@@ -47,19 +46,17 @@ def votes_figure(question, first, second=(), answers=(), *, large=False, uirevis
     for name, values, color, pattern in rounds:
         x, counts, width = _counts(question, values)
         most = max([most, *counts])
-        bar = dict(name=f"{name} ({len(values)})", marker_color=color, text=counts,
+        bar = dict(name=f"{name} ({len(values)})", marker_color=color,
+                   text=[str(c) for c in counts],
                    textposition="outside", marker_pattern_shape=pattern, cliponaxis=False)
         if question.choices:   # long answers read best as rows
             labels = [f"✓ right: {c}" if c in right else c for c in x]
-            fig.add_trace(go.Bar(y=labels, x=counts, orientation="h", **bar,
+            fig.add_trace(Bar(y=labels, x=counts, orientation="h", **bar,
                                  hovertemplate="%{y}: %{x} students<extra>" + name + "</extra>"))
         else:
-            fig.add_trace(go.Bar(x=x, y=counts, width=width, **bar,
+            fig.add_trace(Bar(x=x, y=counts, width=width, **bar,
                                  hovertemplate="about %{x:.3g}: %{y} students<extra>" + name
                                  + "</extra>"))
-    for value in sorted(right)[:5] if not question.choices else ():
-        fig.add_vline(x=float(value), line=dict(color=GREEN, width=3, dash="dash"),
-                      annotation_text=f"right: {value:.3g}", annotation_position="top")
     title = "What the class predicted" + (": first and second vote" if second else
                                           f" · {len(first)} votes")
     counts_axis = dict(rangemode="tozero", dtick=1 if most <= 10 else None, tickformat="d",
@@ -76,6 +73,9 @@ def votes_figure(question, first, second=(), answers=(), *, large=False, uirevis
         fig = styled(fig, title=title, x_title="guessed value", y_title="students",
                      uirevision=uirevision, height=480 if large else 320, barmode="group",
                      yaxis=counts_axis, xaxis=dict(range=[question.low, question.high]))
+        for value in sorted(right)[:5]:
+            fig.add_vline(x=float(value), line=dict(color=GREEN, width=3, dash="dash"),
+                          annotation_text=f"right: {value:.3g}", annotation_position="top")
     return _projected(fig) if large else fig
 
 
@@ -91,14 +91,14 @@ def class_runs_figure(results, mine=None, *, large=False, uirevision="class_runs
     names = [k for k in RUN_QUANTITIES if any(r.get(k) is not None for r in results)]
     for key in names:
         values = [r[key] for r in results if r.get(key) is not None]
-        fig.add_trace(go.Box(
+        fig.add_trace(Box(
             y=values, name=RUN_QUANTITIES[key], boxpoints="all", jitter=0.4, pointpos=0,
             marker=dict(color=BLUE if key == "test_error" else GREEN, size=9 if large else 6),
             line=dict(color=BLUE if key == "test_error" else GREEN), showlegend=False,
             hovertemplate="%{y:.4g}<extra>" + RUN_QUANTITIES[key] + "</extra>"))
     if mine:
         keys = [k for k in names if mine.get(k) is not None]
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[RUN_QUANTITIES[k] for k in keys], y=[mine[k] for k in keys], mode="markers",
             name="your run", marker=dict(symbol="diamond", size=16, color=VERMILION,
                                          line=dict(color=BLACK, width=1.5)),

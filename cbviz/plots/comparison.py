@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
-from ._figures import new_figure, styled
+from ._figures import Bar, Scatter, new_figure, styled
 from ._values import float_column, iteration_numbers, title_number
 from .style import (
     BLACK,
@@ -65,7 +64,7 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
         known = np.flatnonzero(np.isfinite(y))
         if known.size == 1:  # a one-shot solver (MinCq): one point, drawn large and labelled
             k = known[0]
-            fig.add_trace(go.Scatter(
+            fig.add_trace(Scatter(
                 x=x[known], y=y[known], mode="markers+text", name=name, hovertemplate=hover,
                 marker=dict(symbol="diamond", size=14, color=color,
                             line=dict(color=BLACK, width=1.5)),
@@ -73,7 +72,7 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
                 cliponaxis=False,
                 textfont=dict(color=color, size=12)))
             continue
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=x, y=y, mode="lines+markers" if len(x) <= 40 else "lines", name=name,
             line=dict(color=color, width=2, dash=dash), marker=dict(size=4),
             hovertemplate=hover))
@@ -102,7 +101,7 @@ def bound_panel_figure(panel, uirevision="compare_panel"):
     fig = new_figure()
     for i, (quantity, rows) in enumerate(panel.groupby("quantity", sort=False)):
         color, _ = _style_of(i)
-        fig.add_trace(go.Bar(
+        fig.add_trace(Bar(
             x=rows["algorithm"], y=rows["value"], name=quantity, marker=dict(color=color),
             hovertemplate=f"%{{x}}<br>{quantity} = %{{y:.4g}}<extra></extra>"))
     fig = styled(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "

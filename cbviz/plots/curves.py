@@ -4,10 +4,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ..bounds import PAC_BOUNDS
-from ._figures import iteration_marker, line_trace, new_figure, styled
+from ._figures import Bar, Scatter, iteration_marker, line_trace, new_figure, styled
 from ._values import float_column, iteration_numbers, literal_label
 from .style import (
     BLACK,
@@ -46,7 +45,7 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
     frame = history_frame(frame)
     it = iteration_numbers(frame)
     fig = new_figure()
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=it, y=float_column(frame, "train_error"), mode="lines", name="train error",
         line=dict(color=GREY, width=1.5, dash="dash"), fill="tozeroy",
         fillcolor="rgba(127,127,127,0.15)",
@@ -64,7 +63,7 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
             lows_x.append(it[k])
             lows_y.append(values[k])
             lows_name.append(name)
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=lows_x, y=lows_y, mode="markers", name="lowest value of each bound",
         customdata=np.array(lows_name, dtype=object),
         marker=dict(symbol="star", size=13, color=YELLOW, line=dict(color=BLACK, width=1)),
@@ -136,7 +135,7 @@ def kl_figure(frame, n_voters, current=None, uirevision="kl"):
     fig = new_figure()
     fig.add_trace(line_trace(it, kl, "KL(Q‖P)", BLUE, width=2.5))
     x_ceiling = it if it.size else np.array([0.0, 1.0])
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=x_ceiling, y=np.full(x_ceiling.size, ceiling), mode="lines", name="ln n (ceiling)",
         line=dict(color=VERMILION, width=1.5, dash="dash"),
         hovertemplate="ln n = %{y:.4g}<extra></extra>"))
@@ -172,7 +171,7 @@ def alpha_figure(frame, current=None, uirevision="alpha"):
               for lab, k in zip(raw, index)]
     selected = np.isfinite(it) & (it == current) if current is not None else np.zeros(it.size, bool)
     colors = np.where(selected, VERMILION, SKY)
-    fig = new_figure(go.Bar(
+    fig = new_figure(Bar(
         x=it, y=alpha, name="weight α", customdata=np.array(labels, dtype=object),
         marker=dict(color=colors.tolist(), line=dict(color=np.where(selected, BLACK, BLUE).tolist(),
                                                         width=1)),
@@ -227,10 +226,10 @@ def placeholder_figure(title, why):
     >>> fig = placeholder_figure("Test error", "no test examples in this split")
     >>> fig.show()  # doctest: +SKIP
     """
-    fig = new_figure()
-    fig.add_annotation(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
-                       font=dict(size=14, color=GREY))
-    return styled(fig, title=title, x_title=ITERATION_AXIS, y_title="–", uirevision=title)
+    note = dict(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                font=dict(size=14, color=GREY))
+    return styled(new_figure(), title=title, x_title=ITERATION_AXIS, y_title="–",
+                  uirevision=title, annotations=[note])
 
 
 def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_voters"):

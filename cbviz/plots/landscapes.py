@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
-from ._figures import line_trace, new_figure, styled
+from ._figures import Scatter, Scattergl, line_trace, new_figure, styled
 from ._values import (
     float_column,
     iteration_numbers,
@@ -36,18 +35,18 @@ def direction_curve_figure(curve, uirevision="direction"):
     label = literal_label(curve.label, f"voter {curve.index}")
     alphas = np.asarray(curve.alphas, dtype=float)
     fig = new_figure()
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=alphas, y=np.asarray(curve.c_values, dtype=float), mode="lines",
         name="C-bound along α", line=dict(color=BLUE, width=2.5),
         hovertemplate="α = %{x:.4g}<br>C-bound = %{y:.4g}<extra></extra>"))
     span = [float(alphas.min()), float(alphas.max())] if alphas.size else [0.0, 1.0]
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=span, y=[curve.c_now, curve.c_now], mode="lines", name="C-bound before the step",
         line=dict(color=GREY, width=1.5, dash="dot"),
         hovertemplate="C-bound before the step = %{y:.4g}<extra></extra>"))
     title = f"Theorem 3: C-bound along one weight<br><sup>new voter {label}"
     if curve.alpha_star is not None and curve.c_star is not None:
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[curve.alpha_star], y=[curve.c_star], mode="markers",
             name="closed-form optimum (Theorem 3)",
             marker=dict(symbol="star", size=16, color=VERMILION, line=dict(color=BLACK, width=1)),
@@ -122,14 +121,14 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
             idx = _subsample(idx, np.empty(0, int), max_invalid)
         if not idx.size:
             continue
-        fig.add_trace(go.Scattergl(
+        fig.add_trace(Scattergl(
             x=grad[idx], y=y[idx], mode="markers", name=name,
             customdata=literal_texts(voter_names(labels, idx)),
             marker=dict(size=5, color="rgba(0,0,0,0)", line=dict(color=color, width=1))
             if "outside" in name else dict(size=4, color=color),
             hovertemplate=(f"%{{customdata}}<br>gradient score = %{{x:.4g}}<br>{why}"
                            "<extra></extra>")))
-    fig.add_trace(go.Scattergl(
+    fig.add_trace(Scattergl(
         x=grad[good], y=dec[good], mode="markers", name="candidate voters",
         customdata=np.column_stack([literal_texts(voter_names(labels, good)), alpha[good]])
         if good.size else np.empty((0, 2)),
@@ -139,7 +138,7 @@ def landscape_figure(candidates, labels, uirevision="landscape", max_points=2000
                        "<extra>candidate</extra>")))
 
     def pick(k, name, symbol, color, size):
-        fig.add_trace(go.Scattergl(
+        fig.add_trace(Scattergl(
             x=[grad[k]], y=[dec[k]], mode="markers", name=name,
             customdata=[[name, alpha[k]]],
             marker=dict(symbol=symbol, size=size, color=color, line=dict(color=BLACK, width=1.5)),
@@ -209,12 +208,12 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
 
     ex_lab, gr_lab = labels("exhaustive_label"), labels("gradient_label")
     fig = new_figure()
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=it, y=ex, mode="lines+markers", name="exhaustive (CB-Boost)",
         customdata=np.array(ex_lab, dtype=object), line=dict(color=BLUE, width=2.5),
         marker=dict(size=5),
         hovertemplate="exhaustive: C-bound = %{y:.4g}, added %{customdata}<extra></extra>"))
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=it, y=gr, mode="lines+markers", name="gradient (GB-CB-Boost)",
         customdata=np.array(gr_lab, dtype=object), line=dict(color=ORANGE, width=2, dash="dash"),
         marker=dict(size=5),
@@ -235,7 +234,7 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
     low = float(np.nanmin(both)) if np.isfinite(both).any() else 0.0
     high = float(np.nanmax(both)) if np.isfinite(both).any() else 1.0
     rug = low - 0.06 * max(high - low, 1e-3)  # a tick row under the curves, not on them
-    fig.add_trace(go.Scatter(
+    fig.add_trace(Scatter(
         x=it[off], y=np.full(off.size, rug), mode="markers", name="rules disagree (tick)",
         customdata=np.column_stack([np.array(ex_lab, dtype=object)[off],
                                     np.array(gr_lab, dtype=object)[off]]) if off.size

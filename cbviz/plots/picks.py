@@ -3,9 +3,8 @@ the exhaustive one, and each pick's correlation with the vote and exact C-bound 
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
-from ._figures import new_figure, styled
+from ._figures import Scatter, new_figure, styled
 from ._values import float_column, literal_texts, voter_names
 from .style import BLUE, GREY, ORANGE, VERMILION
 
@@ -51,10 +50,10 @@ def same_vote_picks_figure(picks, quantity="differ", c_bound=None, labels=None,
         steps = np.arange(1, c.size + 1)
         hover = np.column_stack([names["exhaustive"], names["gradient"]]) if it.size else None
         fig = new_figure(
-            go.Scatter(x=steps, y=c, mode="lines+markers", name="exhaustive run", marker=dict(
+            Scatter(x=steps, y=c, mode="lines+markers", name="exhaustive run", marker=dict(
                 size=5), line=dict(color=BLUE, width=2),
                 hovertemplate="iteration %{x}: C-bound %{y:.4f}<extra></extra>"),
-            go.Scatter(x=it[differ], y=c[it[differ].astype(int) - 1], mode="markers",
+            Scatter(x=it[differ], y=c[it[differ].astype(int) - 1], mode="markers",
                           name="the gradient rule would add another voter",
                           marker=dict(size=13, color=VERMILION, symbol="x"),
                           customdata=hover[differ] if hover is not None else None,
@@ -69,10 +68,10 @@ def same_vote_picks_figure(picks, quantity="differ", c_bound=None, labels=None,
     link_x = np.repeat(x, 3)
     link_y = np.column_stack([values["exhaustive"], values["gradient"],
                               np.full(x.size, np.nan)]).ravel()
-    traces = [go.Scatter(x=link_x, y=link_y, mode="lines", line=dict(color=GREY, width=1),
+    traces = [Scatter(x=link_x, y=link_y, mode="lines", line=dict(color=GREY, width=1),
                          hoverinfo="skip", showlegend=False)]
     for rule, color, symbol in (("exhaustive", BLUE, "circle"), ("gradient", ORANGE, "diamond")):
-        traces.append(go.Scatter(
+        traces.append(Scatter(
             x=x, y=values[rule], mode="markers", name=f"{rule} pick",
             marker=dict(size=11, color=color, symbol=symbol),
             customdata=names[rule][differ],

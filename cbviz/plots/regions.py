@@ -5,9 +5,8 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
-import plotly.graph_objects as go
 
-from ._figures import new_figure, styled
+from ._figures import Bar, Heatmap, Scatter, Scattergl, new_figure, styled
 from ._values import literal_text, title_number
 from .style import BLACK, BLUE, GREEN, GREY, NEG, POS, VERMILION, VOTE_SCALE, YELLOW, colorbar
 
@@ -34,7 +33,7 @@ def sample_note(counts):
 
 
 def _scatter(n):
-    return go.Scattergl if n > WEBGL_FROM else go.Scatter
+    return Scattergl if n > WEBGL_FROM else Scatter
 
 
 # ---------------------------------------------------------------- margins and input plane
@@ -66,7 +65,7 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
     centers = (edges[:-1] + edges[1:]) / 2
     share = counts / max(M.size, 1)
     fig = new_figure()
-    fig.add_trace(go.Bar(
+    fig.add_trace(Bar(
         x=centers, y=counts, width=edges[1] - edges[0], name="margins",
         customdata=np.column_stack([edges[:-1], edges[1:], share]),
         marker=dict(color=BLUE, opacity=0.75, line=dict(color="white", width=0.5)),
@@ -77,7 +76,7 @@ def margin_figure(margins, mu1, mu2, uirevision="margins", bins=40):
     for x, name, color, dash in ((0.0, "margin 0 (decision boundary)", GREY, "solid"),
                                  (mu1, "μ₁ (mean margin)", BLACK, "dash"),
                                  (root, "√μ₂", GREEN, "dot")):
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=[x, x], y=[0.0, top], mode="lines", name=name, line=dict(color=color, width=2, dash=dash),
             hovertemplate=f"{name}<br>margin = %{{x:.4g}}<extra></extra>"))
     c = 1.0 - mu1 ** 2 / mu2 if mu1 is not None and mu2 and mu1 > 0 and mu2 > 0 else 1.0
@@ -138,14 +137,14 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
                          f"({gy.size - 1}, {gx.size - 1}) (rows follow ye, columns xe)")
     fx, fy = (literal_text(n) for n in feature_names)
     fig = new_figure()
-    fig.add_trace(go.Heatmap(
+    fig.add_trace(Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
         colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False, showscale=show_scale,
         colorbar=colorbar("vote", side="top", tickvals=[-1, -0.5, 0, 0.5, 1]),
         hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
     bx, by = _boundary(gx, gy, Z)
     if bx.size:
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=bx, y=by, mode="lines", name="decision boundary",
             line=dict(color=BLACK, width=2),
             hovertemplate="decision boundary: the vote changes sign here<extra></extra>"))
@@ -178,7 +177,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
             x, y = [t, t], [gy.min(), gy.max()]
         else:
             x, y = [gx.min(), gx.max()], [t, t]
-        fig.add_trace(go.Scatter(
+        fig.add_trace(Scatter(
             x=x, y=y, mode="lines", name=name,
             line=dict(color=s.get("color", YELLOW), width=4, dash="dash"),
             hovertemplate=f"{name}<br>threshold = {t:.4g}<extra></extra>"))

@@ -1,9 +1,9 @@
 """The class's figures (cbviz.plots.classroom): the bars count the votes, the right answer is
 marked only when given, the class's runs hold every student's values and one's own."""
-import json
 
 import numpy as np
 import pytest
+from helpers import check_valid
 
 from cbviz.lessons import Question
 from cbviz.plots.classroom import RUN_QUANTITIES, class_runs_figure, votes_figure
@@ -21,7 +21,7 @@ def test_choice_votes_are_counted_per_choice_with_the_right_one_named():
     (bar,) = bars(fig)
     assert list(bar.x) == [1, 2, 0]
     assert list(bar.y) == ["alpha", "✓ right: beta", "gamma"]
-    json.dumps(fig.to_plotly_json(), default=str)   # serializable as the page sends it
+    check_valid(fig)
 
 
 def test_no_answer_is_named_before_it_is_revealed():
@@ -44,6 +44,7 @@ def test_numbers_fall_in_twenty_bins_over_the_range_with_a_line_at_the_answer():
     assert sum(bar.y) == len(votes) and len(bar.y) == 20
     assert bar.y[0] == 2 and bar.y[10] == 2 and bar.y[-1] == 1
     assert [s.x0 for s in fig.layout.shapes] == [0.3]
+    check_valid(fig)
 
 
 def test_the_class_runs_hold_every_value_and_your_run():
@@ -58,6 +59,7 @@ def test_the_class_runs_hold_every_value_and_your_run():
     (own,) = [t for t in fig.data if t.type == "scatter"]
     assert list(own.y) == [0.1, 0.4] and own.name == "your run"
     assert "12 samples" in fig.layout.title.text
+    check_valid(fig)
 
 
 @pytest.mark.parametrize("large", [False, True])

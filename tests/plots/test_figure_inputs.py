@@ -1,6 +1,7 @@
 """Figure builders take what a user holds: run.history, an estimator's history_, or a frame."""
 import numpy as np
 import pandas as pd
+from helpers import check_valid
 
 from cbviz.algorithms import CBBoost
 from cbviz.data import make_toy, prepare
@@ -37,6 +38,7 @@ def test_every_history_figure_is_the_same_from_records_and_from_the_frame():
                   lambda h: mincq_on_voters_figure(h, h),
                   lambda h: compare_figure({"a": h}, "c_bound", title="t", y_title="y")):
         assert _traces(build(run.history)) == _traces(build(frame))
+        check_valid(build(frame))
 
 
 def test_an_estimators_history_draws_directly():

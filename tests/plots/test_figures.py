@@ -7,6 +7,7 @@ of the marker lines, and that the figure serializes to JSON.
 from __future__ import annotations
 
 import html
+import json
 
 import math
 import subprocess
@@ -24,6 +25,7 @@ from cbviz import plots as P
 from cbviz.algorithms import CBBoost, lockstep
 from cbviz.algorithms.base import Candidates
 from cbviz.voters import StumpPool
+from helpers import check_valid
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,7 +84,8 @@ def check_common(fig, uirevision, expected_names):
         assert fig.layout.showlegend is True
         assert fig.layout.legend.orientation == "h"
     check_colorbars(fig)
-    fig.to_json()  # serializes
+    check_valid(fig)
+
 
 
 def shown_colorbars(fig):
@@ -104,10 +107,18 @@ def check_colorbars(fig):
         assert need <= fig.layout.margin.r <= 0.3 * 480, (fig.layout.margin.r, need)
 
 
-def test_template_is_plotly_white(frame):
+def test_the_template_is_plotly_white_cut_to_what_the_figures_use(frame):
+    """Every value kept is plotly_white's; what is cut are the defaults of trace types cbviz
+    never draws and the layout of maps, polar, ternary and 3-D plots (``check_valid`` checks
+    each figure uses none of them)."""
     import plotly.io as pio
-    fig = P.bounds_figure(frame)
-    assert fig.layout.template == pio.templates["plotly_white"]
+    from cbviz.plots.style import TRACE_TYPES
+    full = pio.templates["plotly_white"].to_plotly_json()
+    kept = P.bounds_figure(frame).layout.template.to_plotly_json()
+    assert kept["data"] == {k: v for k, v in full["data"].items() if k in TRACE_TYPES}
+    assert kept["layout"] == {k: v for k, v in full["layout"].items()
+                              if k not in ("geo", "polar", "scene", "ternary")}
+    assert len(json.dumps(kept)) < 0.45 * len(json.dumps(full))
 
 
 BOUND_TRACES = ["empirical C-bound", "PAC-Bayes C-bound (Roy et al. 2016, Thm 2)",

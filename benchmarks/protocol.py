@@ -21,6 +21,11 @@ Example::
         action = await tab.click("Step")
         print(action.latency, action.bytes, tab.search(r"Iteration (\\d+) of (\\d+)"))
 
+Like a browser, a tab keeps the cookies the server sets (:class:`~benchmarks._protocol_http.Jar`)
+and sends them with its later requests and its websocket handshake, so behind ``cbviz serve``
+nginx's sticky cookie keeps a tab on its worker; ``Tab.worker`` is the worker that took the
+websocket (nginx's ``X-Cbviz-Worker`` header).
+
 What the frontend does that a tab does not: no static files (JavaScript, CSS, the component's
 ``plotly.min.js``) are fetched, only the page's HTML, the health check and the host config
 (``http=False``: none of them); widget values bound to the URL (``bind="query-params"``) are not
@@ -37,6 +42,7 @@ from dataclasses import dataclass, field
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState, ContextInfo
 
+from ._protocol_http import Jar, get
 from ._protocol_page import MessageCache, Page, Tree, plain
 from ._protocol_receive import Receiver
 from ._protocol_widgets import STATEFUL, States, WidgetError, user_value
@@ -77,7 +83,8 @@ class Tab(Receiver, Page):
     """One simulated browser tab on the Streamlit server at ``url`` (``http://host:port``,
     with the base path if it has one).  ``http``: before the websocket, GET the page's HTML,
     ``/_stcore/health`` (which sets the XSRF cookie the frontend hands back in its handshake)
-    and ``/_stcore/host-config``, as the frontend does.  ``timezone``, ``locale``,
+    and ``/_stcore/host-config``, as the frontend does; every request carries the tab's
+    cookies (``cookies``).  ``timezone``, ``locale``,
     ``color_scheme``: the context the frontend reports (``context_info``).  ``auto_rerun``:
     rerun fragments with ``run_every`` on their schedule, as the frontend's timers do.
     ``timeout``: seconds any wait may take (TimeoutError after)."""
@@ -92,7 +99,9 @@ class Tab(Receiver, Page):
         self.actions = []     # every Action
         self.errors = []      # every error seen, as text
         self.received = 0     # ForwardMsgs received in all
-        self.handshake = {}   # the websocket handshake's subprotocols, origin and cookie
+        self.handshake = {}   # the websocket handshake's subprotocols, origin and XSRF cookie
+        self.cookies = Jar()  # the tab's cookies, kept from one page load to the next
+        self.worker = None    # the worker behind nginx that took the websocket, if it says
         self._ws = self._reader = None
         self._closing = False
         self._changed = asyncio.Event()
@@ -127,29 +136,31 @@ class Tab(Receiver, Page):
         from websockets.asyncio.client import connect
         from websockets.exceptions import WebSocketException
         try:
-            cookies = {}
             if self.http:
                 address = f"{split.path}/{page}" + (f"?{query}" if query else "")
                 for target in (address, f"{split.path}/_stcore/health",  # sets the XSRF cookie
                                f"{split.path}/_stcore/host-config"):
-                    cookies.update(await self._get(target))
-            cookie = cookies.get("_streamlit_xsrf")
+                    await self._get(target)
+            cookie = self.cookies.get("_streamlit_xsrf")
             # the frontend's handshake: subprotocol "streamlit", then the XSRF cookie's value
             # (the server checks it against the cookie), then the last session's id on a
-            # reconnect
+            # reconnect; the browser sends its cookies with it
             self.handshake = {"subprotocols": ["streamlit", cookie or "PLACEHOLDER_AUTH_TOKEN"],
                               "origin": f"{split.scheme}://{split.netloc}", "cookie": cookie}
             self._ws = await connect(
                 f"{'wss' if split.scheme == 'https' else 'ws'}://{split.netloc}{split.path}"
                 "/_stcore/stream", subprotocols=self.handshake["subprotocols"],
                 origin=self.handshake["origin"],
-                additional_headers={"Cookie": f"_streamlit_xsrf={cookie}"} if cookie else {},
+                additional_headers={"Cookie": self.cookies.header()} if self.cookies else {},
                 user_agent_header=USER_AGENT, proxy=None, max_size=None, ping_interval=None,
                 open_timeout=self.timeout)
         except (OSError, asyncio.TimeoutError, WebSocketException) as exc:
             action.errors.append(f"connect: {exc!r}")
             self.errors.append(f"connect: {exc!r}")
             raise TabClosed(f"no websocket to {self.base}: {exc!r}") from exc
+        answer = self._ws.response.headers
+        self.cookies.take(answer.get_all("Set-Cookie"))
+        self.worker = answer.get("X-Cbviz-Worker", "").split(",")[-1].strip() or None
         self._reader = asyncio.create_task(self._read())
         action.connect = time.perf_counter() - action.sent
         self._rerun(action, page_name=page)
@@ -179,28 +190,11 @@ class Tab(Receiver, Page):
         await self.close()
 
     async def _get(self, target):
-        """A plain HTTP/1.1 GET of ``target`` on the server: its cookies (name -> value)."""
-        split = urllib.parse.urlsplit(self.base)
-        host, port = split.hostname, split.port or (443 if split.scheme == "https" else 80)
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, ssl=split.scheme == "https"), self.timeout)
-        try:
-            writer.write(f"GET {target or '/'} HTTP/1.1\r\nHost: {split.netloc}\r\n"
-                         f"User-Agent: {USER_AGENT}\r\nAccept: */*\r\nConnection: close\r\n\r\n"
-                         .encode())
-            data = await asyncio.wait_for(reader.read(), self.timeout)
-        finally:
-            writer.close()
-        head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
-        if len(head[0].split()) < 2 or not head[0].split()[1].startswith(("2", "3")):
-            self.errors.append(f"GET {target}: {head[0]}")
-        cookies = {}
-        for line in head[1:]:
-            name, _, value = line.partition(":")
-            if name.strip().lower() == "set-cookie":
-                k, _, v = value.strip().split(";", 1)[0].partition("=")
-                cookies[k] = v
-        return cookies
+        """A plain HTTP/1.1 GET of ``target`` on the server, with the tab's cookies."""
+        status = await get(self.base, target, self.cookies, timeout=self.timeout,
+                              user_agent=USER_AGENT)
+        if len(status.split()) < 2 or not status.split()[1].startswith(("2", "3")):
+            self.errors.append(f"GET {target}: {status}")
 
     # --- sending ------------------------------------------------------------------------------
 

@@ -3,9 +3,20 @@
 ``cbviz serve --workers N --port P`` (``python -m cbviz.app.serve``) starts N workers on free
 local ports (all with one cookie secret, so a session that moves keeps valid upload tokens),
 writes the packaged ``nginx.conf.template`` (:data:`cbviz.app.NGINX_TEMPLATE`) with their
-addresses into a private folder and runs nginx on port P in front of them: WebSockets proxied,
-sticky sessions by a cookie (see the template), a dead worker's students passed to the next
-worker.  The workers are told where students reach the class (``--public-url``, and nginx's
+addresses into a private folder and runs nginx on port P in front of them; the template's
+header says how it works:
+
+* WebSockets proxied;
+* a new browser goes to the worker with the fewest new browsers' requests in flight, in turn
+  when they tie (a class arriving together splits evenly), and stays there: every response
+  sets the cookie ``cbviz_worker`` to the value that routes to the worker that answered
+  (:func:`route_values`, :attr:`Worker.route`);
+* a dead worker's students each go to one other worker (the same for all of a student's
+  requests), and the cookie follows;
+* component files requested with a version (``?v=``) are cached by nginx and by browsers for a
+  year.
+
+The workers are told where students reach the class (``--public-url``, and nginx's
 address), for the teacher's class link.  Every 2 s the workers' health endpoints are asked and
 a change is printed.  Ctrl-C (or SIGTERM) stops nginx and every worker.  Nothing here needs the
 source checkout: the app and the template are package data.
@@ -13,7 +24,9 @@ source checkout: the app and the template are package data.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -21,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,10 +55,12 @@ class ServeError(RuntimeError):
 
 @dataclass
 class Worker:
-    """One Streamlit process of the app: its local URL and process id."""
+    """One Streamlit process of the app: its local URL, process id and the value of nginx's
+    sticky cookie (``cbviz_worker``) that routes a browser to it."""
 
     url: str
     pid: int
+    route: str
 
     @property
     def address(self):
@@ -72,11 +88,23 @@ class Class:
         return next((w for w in self.workers if w.address == address), None)
 
 
+def route_values(count):
+    """The sticky cookie's value for each of ``count`` workers: ``w<i>``, or ``w<i>-<n>`` with
+    the first ``n`` that makes nginx's ``hash`` (``((crc32(value) >> 16) & 0x7fff) % count``
+    for servers of weight 1, all up) pick server ``i`` of the upstream group."""
+    def server(value):
+        return ((zlib.crc32(value.encode()) >> 16) & 0x7fff) % count
+    return [next(v for v in (f"w{i}-{n}" if n else f"w{i}" for n in itertools.count())
+                 if server(v) == i) for i in range(count)]
+
+
 def nginx_config(addresses, port, folder, host="0.0.0.0"):
     """The text of the nginx configuration for workers at ``addresses`` (host:port)."""
     servers = "\n".join(f"        server {a} max_fails=1 fail_timeout=10s;" for a in addresses)
-    fields = {"servers": servers, "listen": f"{host}:{port}", "prefix": str(folder),
-              "max_body": MAX_BODY}
+    routes = "\n".join(f'        "~(^| ){re.escape(a)}$" {v};'
+                       for a, v in zip(addresses, route_values(len(addresses))))
+    fields = {"servers": servers, "routes": routes, "listen": f"{host}:{port}",
+              "prefix": str(folder), "max_body": MAX_BODY}
     lines = []
     for line in TEMPLATE.read_text().splitlines():   # ${name} fields outside the comments;
         if not line.lstrip().startswith("#"):        # nginx's own $variables stay as they are
@@ -84,6 +112,17 @@ def nginx_config(addresses, port, folder, host="0.0.0.0"):
                 line = line.replace("${" + name + "}", value)
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def proxy(addresses, port, folder, host="127.0.0.1"):
+    """nginx on ``host``:``port`` in front of the workers at ``addresses`` (host:port), its
+    configuration and files in ``folder``; stopped on exit."""
+    nginx = _start_nginx(nginx_config(addresses, port, folder, host), folder)
+    try:
+        yield nginx
+    finally:
+        _stop(nginx)
 
 
 def _start_nginx(config_text, folder):
@@ -129,10 +168,8 @@ def serve_class(workers=2, port=None, host="127.0.0.1", script=ENTRY, options=()
         running = [stack.enter_context(serve(script, "--server.address", "127.0.0.1", *options,
                                              env=env))
                    for _ in range(workers)]
-        pool = [Worker(s.url, s.pid) for s in running]
-        nginx = _start_nginx(nginx_config([w.address for w in pool], port, folder, host),
-                             folder)
-        stack.callback(_stop, nginx)
+        pool = [Worker(s.url, s.pid, r) for s, r in zip(running, route_values(workers))]
+        nginx = stack.enter_context(proxy([w.address for w in pool], port, folder, host))
         url = f"http://127.0.0.1:{port}"
         if not wait_healthy(url, nginx, 30):
             raise ServeError(f"nginx did not answer on {url} (see {folder / 'error.log'})")

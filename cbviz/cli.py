@@ -56,6 +56,10 @@ examples:
   cbviz app --server.address 0.0.0.0          # reachable from the class's machines
   cbviz app --public-url https://cbviz.school.example
 
+Developing: the app's config turns Streamlit's file watcher off (it costs every page load a
+scan of the loaded modules); `cbviz app --server.fileWatcherType auto --server.runOnSave true`
+reruns the page when a source file is saved.
+
 `streamlit run --help` lists every option.  The app is part of the installed package:
 `cbviz app` works from any folder, with or without the source checkout.
 """

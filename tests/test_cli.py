@@ -66,6 +66,11 @@ def test_help_does_not_import_the_tools_or_the_app():
     assert out.stdout.strip().endswith("[]"), out.stdout + out.stderr
 
 
+def test_app_help_says_how_a_developer_turns_the_file_watcher_on(capsys):
+    assert main(["app", "--help"]) == 0
+    assert "cbviz app --server.fileWatcherType auto" in capsys.readouterr().out
+
+
 def test_app_script_is_found():
     assert find_app() == ENTRY
 

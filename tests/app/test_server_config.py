@@ -15,3 +15,9 @@ def test_no_usage_statistics_no_developer_toolbar_and_a_stated_upload_cap():
     assert config["browser"]["gatherUsageStats"] is False
     assert config["client"]["toolbarMode"] == "viewer"
     assert config["server"]["maxUploadSize"] == 50
+
+
+def test_no_file_watcher_for_users():
+    """The watcher scans every loaded module for each new session (~0.3 s of CPU per page
+    load under a class); a developer turns it on with an option, as `cbviz app --help` says."""
+    assert tomllib.loads(CONFIG.read_text())["server"]["fileWatcherType"] == "none"

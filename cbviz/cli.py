@@ -39,7 +39,8 @@ _APP_HELP = """usage: cbviz app [--public-url URL] [--database PATH_OR_URL] [STR
 
 Start the cbviz app: `streamlit run` on the app's entry script, installed with the package
 (cbviz/app/streamlit_app.py), in that folder (so that the app's .streamlit/config.toml
-applies), with every other option passed through to `streamlit run`.
+applies), with every other option passed through to `streamlit run`.  The app's modules and
+compiled kernels are loaded before it answers, so that no student's click waits for them.
 
   --public-url URL   the address students open (http:// or https://, e.g. behind a proxy);
                      the teacher's class link and QR code use it.  Passed to the app as
@@ -76,7 +77,7 @@ def _app(argv):
         print(f"cbviz app: --public-url: {exc}", file=sys.stderr)
         return 2
     argv, database = take_option(argv, "--database")
-    from .app.streamlit_server import check_database
+    from .app.streamlit_server import check_database, warm_up
     problem = check_database(database)
     if problem:
         print(f"cbviz app: --database: {problem}", file=sys.stderr)
@@ -90,6 +91,9 @@ def _app(argv):
         from .ui.class_address import PUBLIC_URL_ENV
         os.environ[PUBLIC_URL_ENV] = public_url
     os.chdir(script.parent)
+    print("cbviz app: loading the app's modules and compiled kernels (the first time after an "
+          "install numba compiles them: about a minute)", flush=True)
+    warm_up()
     from streamlit.web import cli as streamlit_cli
     sys.argv = ["streamlit", "run", str(script), *argv]
     try:

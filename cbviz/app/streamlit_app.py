@@ -1,12 +1,14 @@
 """cbviz: the Streamlit entry point (navigation, shared sidebar, home page)."""
 import streamlit as st
 
+from cbviz.app.streamlit_server import warm_up
 from cbviz.ui import ICON, hide
 from cbviz.ui.sidebar import apply_settings, publish_sidebar
 
 # a local file: a ":material/..." icon makes the browser fetch the favicon from a font CDN
 st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon=str(ICON),
                    layout="wide")
+warm_up()   # once per process (`cbviz app` did it before it answered): no click compiles
 
 
 def home():

@@ -15,6 +15,7 @@ Module map
 :mod:`benchmarks.class_load`  a live class (issue #28) behind nginx: a teacher's dashboard and
                               N protocol-level students joining and voting; latencies, the
                               dashboard's lag, votes stored / sent, CPU per worker
+:mod:`benchmarks.class_of_100` issue #29's numbers: CPU and bytes per action, classes of 100
 :mod:`benchmarks.students`    one student's session (the part ``load`` and ``load_fleet`` share)
 :mod:`benchmarks.protocol`    a tab without a browser (Streamlit's websocket protocol, checked
                               against Chromium) and many at once: ``python -m benchmarks.protocol``

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from cbviz.ui.live_chart import NAME as LIVE
+from cbviz.ui.live_chart import figure_of
+
 from ._protocol_widgets import WIDGETS, Widget, WidgetError, options_of, value_of, widget_type
 
 ROOTS = ("main", "sidebar", "event", "bottom")  # delta_path[0]
@@ -49,10 +52,13 @@ class Node:
 
 
 class Tree:
-    """The four roots (main, sidebar, event, bottom) and what the deltas put under them."""
+    """The four roots (main, sidebar, event, bottom) and what the deltas put under them, and
+    the parts of the live charts' figures the page was sent (name -> JSON), as the page's
+    ``live_chart.js`` keeps them."""
 
     def __init__(self):
         self.roots = [Node("root", None, "", "", []) for _ in ROOTS]
+        self.chart_parts = {}
 
     def _slot(self, path):
         node = self.roots[path[0]]
@@ -73,6 +79,10 @@ class Tree:
                 and old.kind == node.kind):
             node.children = old.children
         children[i] = node
+        chart = node.proto.bidi_component if node.kind == "bidi_component" else None
+        if chart is not None and chart.component_name == LIVE and chart.bytes:
+            parts = json.loads(chart.bytes)["p"]
+            self.chart_parts.update((k, json.dumps(v)) for k, v in parts.items())
 
     def clear_stale(self, run_id, fragment_ids):
         """Drop what the run ``run_id`` did not draw again (a fragment run: only in its
@@ -154,18 +164,18 @@ def text_of(node):
     return getattr(node.proto, node.kind).body if node.kind in TEXT_TYPES else None
 
 
-def chart_of(node):
-    """A Plotly figure (dict) drawn by ``st.plotly_chart`` or by a custom component whose data
-    carries a ``figure`` (cbviz's live chart), else None."""
+def chart_of(node, parts):
+    """A Plotly figure (dict) drawn by ``st.plotly_chart`` or by cbviz's live chart (its parts
+    found in ``parts`` when the payload does not carry them), else None."""
     if node.kind == "plotly_chart":
         return json.loads(node.proto.plotly_chart.spec)
-    if node.kind == "bidi_component" and node.proto.bidi_component.json:
-        data = json.loads(node.proto.bidi_component.json)
-        figure = data.get("figure") if isinstance(data, dict) else None
-        if isinstance(figure, str):
-            return json.loads(figure)
-        return figure
-    return None
+    chart = node.proto.bidi_component if node.kind == "bidi_component" else None
+    if chart is None or chart.component_name != LIVE:
+        return None
+    if chart.bytes:
+        return figure_of(chart.bytes, parts)
+    figure = json.loads(chart.json or "{}").get("figure")  # a whole figure (before issue #29)
+    return json.loads(figure) if isinstance(figure, str) else figure
 
 
 class Page:
@@ -196,7 +206,8 @@ class Page:
 
     def charts(self):
         """The Plotly figures on the page (dicts), in page order."""
-        return [c for c in (chart_of(n) for n in self.tree.nodes()) if c is not None]
+        charts = (chart_of(n, self.tree.chart_parts) for n in self.tree.nodes())
+        return [c for c in charts if c is not None]
 
     def widgets(self):
         """Every widget on the page with the value this tab holds for it."""

@@ -27,13 +27,16 @@ def figure_specs(at):
     """The Plotly figures (dicts) an AppTest page shows: those of ``st.plotly_chart``, then
     those of :func:`cbviz.ui.live_chart.live_chart`, each kind in page order."""
     import json
+
+    from cbviz.ui.live_chart import NAME, STORE, figure_of
     out = []
     for element in [*at.get("plotly_chart"), *at.get("bidi_component")]:
         proto = element.proto
         if hasattr(proto, "spec"):
             out.append(json.loads(proto.spec))
-        elif proto.component_name == "cbviz_live_chart":
-            out.append(json.loads(json.loads(proto.json)["figure"]))
+        elif proto.component_name == NAME:   # parts sent before: the session's store
+            sent = at.session_state[STORE] if STORE in at.session_state else {}
+            out.append(figure_of(proto.bytes, sent))
     return out
 
 
@@ -51,6 +54,19 @@ def check_valid(fig):
     assert json.loads(checked.to_json()) == json.loads(fig.to_json())
     assert {t["type"] for t in spec["data"]} <= set(TRACE_TYPES)
     assert not {"geo", "polar", "scene", "ternary"} & set(spec["layout"])
+
+
+def step_figures(problem, run, t):
+    """The step page's two charts at iteration ``t`` of ``run`` (as the page draws them)."""
+    from cbviz import plots
+    s, rec = problem.split, run.history[t - 1]
+    xe, ye, Z = problem.vote_grid(run.weights_at(t), n=80)
+    stump = {"feature": int(problem.pool.feature_[rec.index]),
+             "threshold": float(problem.pool.threshold_[rec.index]), "label": rec.label}
+    regions = plots.decision_figure(xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test,
+                                    stump=stump, feature_names=s.feature_names, height=560,
+                                    show_scale=False)
+    return regions, plots.bounds_figure(run.to_frame(), current=t)
 
 
 def lone_and_threaded(work, n_threads=6):

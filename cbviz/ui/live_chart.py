@@ -1,4 +1,4 @@
-"""A Plotly chart that stays on screen between reruns and is redrawn in place.
+"""A Plotly chart that stays on screen between reruns, redrawn in place, sent in parts.
 
 ``st.plotly_chart`` mounts a new chart (a new ``<div>``, ``Plotly.newPlot``) whenever its
 figure changes, even under a fixed key: a Step redraws every chart from scratch and forgets
@@ -7,84 +7,178 @@ keeps one ``<div>`` per key and hands each new figure to ``Plotly.react``: the z
 legend choices stay, nothing blanks, and a Step costs the browser less.  The ``<div>``
 (class ``cbviz-live-chart``) counts its redraws in ``data-draws``, for tests and timings.
 
-plotly.js is the copy shipped with the ``plotly`` Python package (the one its standalone HTML
-export embeds).  Streamlit serves it from the folder of a declared custom component (a file
-route only: that component is never drawn) and the page loads it once.
+What a Step sends is what changed.  A figure goes as parts (its template, its layout, each
+trace without its data arrays, each array), each named by a hash of its JSON; a part this
+session's page already holds goes by name only.  The session keeps the parts it sent (:data:`KEEP` of them, the most recently used,
+at most :data:`KEEP_BYTES`); the page keeps more (``live_chart.js``), and a page that lacks
+one (a redraw it never got) asks for every part again.  So the training and test points, the
+template and an unchanged layout cross the network once per page, not at every Step.
+
+The chart's code (``assets/js/live_chart.js``) and plotly.js (the copy shipped with the
+``plotly`` Python package) are files that Streamlit serves from the folders of declared custom
+components (file routes only: those components are never drawn); their addresses carry a hash
+of their content (``?v=``), so a proxy can let browsers keep them (``cbviz serve`` does).
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import urllib.parse
+from collections import OrderedDict
 from pathlib import Path
 
+import numpy as np
 import plotly
+import streamlit as st
+from plotly.io.json import to_json_plotly
 from streamlit.components import v1, v2
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-_files = v1.declare_component("plotlyjs", path=str(PLOTLY_JS.parent))
-SRC = f"component/{_files.name}/{PLOTLY_JS.name}"  # relative to the page's address
+CHART_JS = Path(__file__).parent / "assets" / "js" / "live_chart.js"
+KEEP, KEEP_BYTES = 128, 1_000_000  # parts a session remembers sending (the page keeps 1024)
+STORE = "live_chart_parts"        # session state: part name -> its JSON, most recent last
+NAME = "cbviz_live_chart"         # the component's name, in the page's messages
 
-_JS = """
-const CONFIG = {displaylogo: false};
 
-function plotly(src) {  // one load per page; plotly.js sets window.Plotly: the page keeps its own
-  if (!window.cbvizPlotly) {
-    window.cbvizPlotly = new Promise((resolve, reject) => {
-      const before = window.Plotly;
-      const tag = document.createElement("script");
-      tag.src = src;
-      tag.onload = () => {
-        const loaded = window.Plotly;
-        if (before !== undefined) window.Plotly = before;
-        resolve(loaded);
-      };
-      tag.onerror = () => {
-        window.cbvizPlotly = undefined;  // the next redraw tries again
-        reject(new Error("plotly.js did not load from " + src));
-      };
-      document.head.appendChild(tag);
-    });
-  }
-  return window.cbvizPlotly;
-}
+_FILES = {"plotlyjs": PLOTLY_JS, "cbviz_js": CHART_JS}   # served folders: name -> a file
 
-export default function (component) {
-  const { data, parentElement } = component;
-  const src = new URL(data.src, window.location.href).href;
-  let div = parentElement.querySelector("div.cbviz-live-chart");
-  if (!div) {
-    div = document.createElement("div");
-    div.className = "cbviz-live-chart";
-    parentElement.appendChild(div);
-  }
-  const figure = JSON.parse(data.figure);
-  const layout = figure.layout;
-  const page = getComputedStyle(parentElement);  // the app's font and text color
-  layout.font = {family: page.fontFamily, color: page.color, ...(layout.font || {})};
-  div.style.height = (layout.height || 450) + "px";
-  plotly(src)
-    .then((Plotly) => {
-      // the sidebar opens or closes: the page width changes, the window's does not
-      if (!div.cbvizResize) {
-        div.cbvizResize = new ResizeObserver(() => {
-          if (div.data) Plotly.Plots.resize(div);
-        });
-        div.cbvizResize.observe(div);
-      }
-      return Plotly.react(div, figure.data, layout, CONFIG);
-    })
-    .then(() => { div.dataset.draws = String(Number(div.dataset.draws || 0) + 1); })
-    .catch((err) => { div.textContent = "The chart could not be drawn: " + err.message; });
-  return () => {
-    if (div.cbvizResize) div.cbvizResize.disconnect();
-    plotly(src).then((Plotly) => Plotly.purge(div)).catch(() => {});
-  };
-}
-"""
 
-_chart = v2.component("cbviz_live_chart", js=_JS, isolate_styles=False)
+def _address(name, **query):
+    """The address of ``_FILES[name]`` relative to the page's, with a hash of its content
+    (Streamlit names a declared component ``<declaring module>.<name>``)."""
+    file = _FILES[name]
+    version = hashlib.sha256(file.read_bytes()).hexdigest()[:12]
+    return f"component/{__name__}.{name}/{file.name}?" + urllib.parse.urlencode(
+        {"v": version, **query})
+
+
+def _serve_files():
+    """Have this server serve the two folders, once.  Streamlit declares a component only
+    within a script run, so this runs from a chart, not at import: ``cbviz app`` imports this
+    module before its server starts."""
+    if get_script_run_ctx() is not None and not _served:
+        for name, file in _FILES.items():
+            v1.declare_component(name, path=str(file.parent))
+        _served.append(True)
+
+
+_served = []  # the folders are declared (a process has one server)
+
+
+PLOTLY_SRC = _address("plotlyjs")
+# the module finds plotly.js beside its own folder, and its version in its own address
+CHART_SRC = _address("cbviz_js", plotly=PLOTLY_SRC.rpartition("=")[2])
+
+# what each chart element carries (Streamlit sends it with every one): the module's loader,
+# on two lines (Streamlit takes a one-line string with a "/" for a file's path)
+_chart = v2.component(NAME, isolate_styles=False, js="export default async c=>\n(await import("
+                      f'new URL("{CHART_SRC}",location.href))).draw(c)')
+
+
+# numpy dtype -> plotly.js typed array type; int64 and uint64 go as the smallest that holds them
+_TYPED = {"int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2", "int32": "i4",
+          "uint32": "u4", "float32": "f4", "float64": "f8"}
+
+
+def _typed(value):
+    """``value`` (a trace or layout as a dict) with its numpy arrays as plotly.js typed arrays,
+    as Plotly's ``Figure.to_dict`` gives them; Plotly's own conversion takes 4 ms a figure,
+    mostly in checks that cbviz's arrays (plain numpy) never need."""
+    if isinstance(value, dict):
+        return {k: _typed(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_typed(v) for v in value]
+    if not isinstance(value, np.ndarray) or value.size == 0:
+        return value
+    if value.dtype.kind in "iu" and value.dtype.itemsize == 8:
+        for kind in (("int8", "int16", "int32") if value.dtype.kind == "i" else
+                     ("uint8", "uint16", "uint32")):
+            if np.iinfo(kind).min <= value.min() and value.max() <= np.iinfo(kind).max:
+                value = value.astype(kind)
+                break
+    if str(value.dtype) not in _TYPED:
+        return value
+    out = {"dtype": _TYPED[str(value.dtype)],
+           "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii")}
+    if value.ndim > 1:
+        out["shape"] = str(value.shape)[1:-1]
+    return out
+
+
+def _is_array(value):
+    """A data array of a trace: a typed array (``{"dtype", "bdata"}``) or a list."""
+    return isinstance(value, list) or (isinstance(value, dict) and "bdata" in value)
+
+
+def payload(figure, sent):
+    """The bytes that draw ``figure`` on a page that holds the parts in ``sent`` (an
+    OrderedDict name -> JSON, updated here as the page's store will be).
+
+    The message is ``{"f": figure, "p": {name: part, ...}}``, the figure ``{"t": template's
+    name, "l": layout's name, "d": [[name of the trace without its arrays, {key: name of the
+    array, ...}], ...]}``, and ``"p"`` holds only the parts ``sent`` did not hold.  A 1-D
+    typed array goes as the string ``"dtype:bdata"``.
+    """
+    new = []
+
+    def name(part):
+        flat = isinstance(part, dict) and part.keys() == {"dtype", "bdata"}
+        text = f'"{part["dtype"]}:{part["bdata"]}"' if flat else to_json_plotly(part)
+        key = base64.urlsafe_b64encode(hashlib.blake2b(text.encode(), digest_size=6).digest())
+        key = key.decode()  # 8 characters, 48 bits: no collision among a session's parts
+        if key in sent:
+            sent.move_to_end(key)
+        else:
+            sent[key] = text
+            new.append(f'"{key}":{text}')
+        return f'"{key}"'
+
+    layout = figure.layout.to_plotly_json()
+    template = name(layout.pop("template", {}))
+    layout = name(_typed(layout))
+    traces = []
+    for trace in (_typed(t.to_plotly_json()) for t in figure.data):
+        arrays = {k: trace.pop(k) for k in [k for k, v in trace.items() if _is_array(v)]}
+        shell = name(trace)
+        refs = ",".join(f'"{k}":{name(v)}' for k, v in arrays.items())
+        traces.append(f"[{shell},{{{refs}}}]")
+    size = sum(map(len, sent.values()))
+    while len(sent) > KEEP or (size > KEEP_BYTES and len(sent) > 1):
+        size -= len(sent.popitem(last=False)[1])
+    return (f'{{"f":{{"t":{template},"l":{layout},"d":[{",".join(traces)}]}},'
+            f'"p":{{{",".join(new)}}}}}').encode()
+
+
+def _resend():
+    """The page lacks a part: forget what it was sent, so every part goes again."""
+    st.session_state[STORE] = OrderedDict()
 
 
 def live_chart(figure, key):
     """Draw ``figure`` (a Plotly figure) full width under ``key``; a rerun that draws another
     figure under the same key updates the chart in place."""
-    _chart(key=key, data={"figure": figure.to_json(), "src": SRC})
+    _serve_files()
+    sent = st.session_state.setdefault(STORE, OrderedDict())
+    _chart(key=key, data=payload(figure, sent), on_missing_change=_resend)
 
+
+def figure_of(data, parts):
+    """The figure (a dict) a payload draws, its parts looked up in ``parts`` (name -> JSON,
+    e.g. this session's :data:`STORE`) when the payload does not carry them: for tests and
+    protocol-level clients, which see payloads without running the page's code."""
+    import json
+    message = json.loads(data)
+
+    def part(name):
+        value = message["p"][name] if name in message["p"] else json.loads(parts[name])
+        if isinstance(value, str):
+            dtype, _, bdata = value.partition(":")
+            return {"dtype": dtype, "bdata": bdata}
+        return value
+
+    figure = message["f"]
+    layout = {**part(figure["l"]), "template": part(figure["t"])}
+    data = [{**part(shell), **{k: part(n) for k, n in arrays.items()}}
+            for shell, arrays in figure["d"]]
+    return {"data": data, "layout": layout}

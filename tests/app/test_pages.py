@@ -475,6 +475,10 @@ def test_glossary_and_bound_names_on_screen():
         assert name in names
     assert not any("Seeger" in n for n in names if n)
     texts = " ".join(m.value for m in at.markdown)
+    assert "1 − 4δ" not in texts   # "What is this?" is written only once it is opened
+    at.session_state["step_why_bounds"] = True   # as a click on it does
+    at.run()
+    texts = " ".join(m.value for m in at.markdown)
     assert "1 − 4δ" in texts and "Why the bounds can rise while the C-bound falls" in texts
     assert any("as the papers do" in c.value for c in at.caption)
 

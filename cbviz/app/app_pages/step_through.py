@@ -224,14 +224,12 @@ def show():
     if "Risk bounds" in chosen:
         live_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds")
         st.caption(texts.prior_note(problem))
-        with st.expander("What is this?"):
-            st.markdown(texts.explain_bounds(frame, t, settings.delta))
+        what_is_this("step_why_bounds", lambda: texts.explain_bounds(frame, t, settings.delta))
     for name in chosen:  # one per row: side by side they would be 270 px wide at 1024 px
         build, text = charts[name]
         if build is not None:
             live_chart(build(), key=f"step_fig_{name}")
-            with st.expander("What is this?"):
-                st.markdown(text)
+            what_is_this(f"step_why_{name}", text)
     if algorithm == "cbboost" and not hide.hidden("advanced"):
         beside.other_rule(run, params, start_twin, frame, t)
         beside.mincq_beside(run, frame, t)
@@ -240,6 +238,14 @@ def show():
         st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]),
                      hide_index=True, width="stretch", height=min(400, 38 + 35 * rec.n_voters))
     return t
+
+
+def what_is_this(key, text):
+    """A "What is this?" expander under a chart; its text (or the function that writes it)
+    is drawn only while it is open, so a Step does not send it to those who never open it."""
+    box = st.expander("What is this?", key=key, on_change="rerun")
+    if box.open:
+        box.markdown(text() if callable(text) else text)
 
 
 def available_charts(frame, t, w, M):

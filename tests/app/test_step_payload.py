@@ -1,0 +1,43 @@
+"""What a Step sends (issue #29), read by a protocol-level tab on the real app: a size, not a
+time.  Two moons, 10 thresholds, CB-Boost, the step page's default charts (the plane and the
+risk bounds)."""
+import asyncio
+import json
+
+from helpers import step_figures
+
+from benchmarks.protocol import Tab
+from cbviz.algorithms.registry import make_algorithm
+from cbviz.app.streamlit_server import serve
+from cbviz.problem import Settings, build_problem
+
+LINK = {"source": "toy", "toy": "moons", "n_samples": "300", "toy_noise": "0.25",
+        "pool": "stumps", "n_thresholds": "10"}
+BUDGET = 10_000  # bytes of ForwardMsgs a Step may send (issue #29)
+
+
+def test_a_step_sends_at_most_10_kB_and_the_figures_the_package_draws():
+    settings = Settings.from_link(LINK)[0]
+    problem = build_problem(settings)
+    s = problem.split
+    run = make_algorithm("cbboost", 100, settings.delta).start(
+        problem.H_train, s.y_train, problem.H_test, s.y_test, describe=problem.pool.describe)
+
+    async def scenario(url):
+        async with Tab(url, timeout=120) as tab:
+            await tab.open("step_through_cbboost", "&".join(f"{k}={v}" for k, v in LINK.items()))
+            sizes = []
+            for t in range(1, 7):
+                action = await tab.click("Step")
+                sizes.append(action.bytes)
+                run.step()
+                assert tab.search(rf"Iteration {t} of {t}")
+                # the figures the page drew from the parts it was sent, this Step's and earlier
+                expected = [json.loads(f.to_json()) for f in step_figures(problem, run, t)]
+                assert tab.charts() == expected
+            return sizes
+
+    with serve() as server:
+        sizes = asyncio.run(scenario(server.url))
+    # the first Step draws the risk bounds' chart for the first time (its layout, its traces)
+    assert all(size <= BUDGET for size in sizes[1:]), sizes

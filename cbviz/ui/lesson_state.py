@@ -10,6 +10,7 @@ snapshot), and coming back restores them: its own point, run length and guess.
 """
 from __future__ import annotations
 
+import functools
 import io
 
 import streamlit as st
@@ -223,11 +224,30 @@ def catch_up(lab, stage):
     if st.session_state.pop("lesson_stopped", False) and not lab.run.done:
         lab.run.step()   # the run had stopped there: the step it refused marks it done again
     for earlier in lab.lesson.stages[:stage - 1]:
-        if isinstance(earlier.action, (Step, Compute)):
+        if isinstance(earlier.action, Compute):
+            compute(lab, earlier.action.key)
+        elif isinstance(earlier.action, Step):
             earlier.action.perform(lab)
     for k in st.session_state.pop("lesson_compute", []):   # on the run the stage reads
-        lab.result(k)
+        compute(lab, k)
     runs.show_iteration(len(lab.run.history))
+
+
+def compute(lab, key):
+    """The lesson's computation ``key`` on this lab, kept in its results.  Computed once per
+    process for the same lesson, settings and run length (a class on one link): each session
+    gets its own copy of the cached result; an uploaded file's data are computed per session
+    (the settings do not name them)."""
+    if key not in lab.results and lab.settings.source != "csv":
+        lab.results[key] = _computed(lab.lesson.slug, key, lab.settings, len(lab.run.history),
+                                     lab.run.done, lab)
+    return lab.result(key)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl="1h")
+def _computed(slug, key, settings, steps, done, _lab):
+    """The computation, keyed by what it reads (``_lab``: that lesson, problem and run)."""
+    return _lab.lesson.computations[key](_lab)
 
 
 def link_values():
@@ -244,8 +264,10 @@ def class_link(base, n, stage, parts):
     return f"{base.split('?')[0]}?{urlencode({k: str(v) for k, v in query.items()})}"
 
 
+@functools.lru_cache(maxsize=64)
 def qr_png(url):
-    """A QR code of ``url`` as PNG bytes (segno), large enough for a projector."""
+    """A QR code of ``url`` as PNG bytes (segno), large enough for a projector; made once per
+    URL and process (the teacher panel draws it on every run of the Lessons page)."""
     import segno
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="png", scale=8, border=2)
@@ -281,5 +303,5 @@ def departures(lesson, settings, own=()):
 
 
 __all__ = ["progress", "start", "open_stage", "leave", "go", "back_to_preset", "read_link",
-           "lab", "catch_up", "stage_values", "link_values", "class_link", "qr_png",
+           "lab", "catch_up", "compute", "stage_values", "link_values", "class_link", "qr_png",
            "answer_widget", "move_widget", "full_params", "departures"]

@@ -74,7 +74,7 @@ def action_widgets(stage, lab, k):
                      icon=":material/play_arrow:"):
             with st.spinner(f"{action.label}..."):
                 try:
-                    action.perform(lab)
+                    lesson_state.compute(lab, action.key)
                 except DataError as exc:
                     st.error(f"**This cannot run on the current data.** {md(for_app(str(exc)))}",
                              icon=":material/error:")

@@ -26,12 +26,14 @@ from .style import (
 
 # ---------------------------------------------------------------- figures over iterations
 
-def bounds_figure(frame, current=None, uirevision="bounds"):
+def bounds_figure(frame, current=None, uirevision="bounds", *, spec=False):
     """Empirical C-bound, four PAC-Bayesian bounds and the train error vs. iteration.
 
     The train error (filled, dashed) stays under the empirical C-bound: the C-bound is a
     guarantee on the majority vote's error on the training set; the PAC-Bayesian bounds
     hold on the true risk with probability ``1 - delta``.
+    ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
+    draw; see :func:`._figures.styled`).
 
     Examples
     --------
@@ -74,11 +76,14 @@ def bounds_figure(frame, current=None, uirevision="bounds"):
                   "C-bound (Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound "
                   "is lowest</sup>", x_title=ITERATION_AXIS,
                   y_title="risk bound / error (fraction)", uirevision=uirevision, height=420,
-                  hovermode="x unified", legend_width=FULL_WIDTH, yaxis=dict(range=[0.0, 1.02]))
+                  hovermode="x unified", legend_width=FULL_WIDTH, yaxis=dict(range=[0.0, 1.02]),
+                  spec=spec)
 
 
-def error_figure(frame, current=None, uirevision="errors"):
+def error_figure(frame, current=None, uirevision="errors", *, spec=False):
     """Train and test 0-1 error of the majority vote vs. iteration (no test trace without test data).
+    ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
+    draw; see :func:`._figures.styled`).
 
     Examples
     --------
@@ -107,7 +112,8 @@ def error_figure(frame, current=None, uirevision="errors"):
     title = "0-1 error of the majority vote<br><sup>" + (
         "training and test examples" if has_test else "training examples") + "</sup>"
     return styled(fig, title=title, x_title=ITERATION_AXIS, y_title=RISK_AXIS,
-                  uirevision=uirevision, hovermode="x unified", yaxis=dict(range=[0.0, top]))
+                  uirevision=uirevision, hovermode="x unified", yaxis=dict(range=[0.0, top]),
+                  spec=spec)
 
 
 def kl_figure(frame, n_voters, current=None, uirevision="kl"):

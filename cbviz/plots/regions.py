@@ -106,7 +106,8 @@ def _boundary(xe, ye, Z):
 
 def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump=None,
                     feature_names=("x0", "x1"), uirevision="regions", subtitle=None,
-                    height=420, title="Majority vote on the input plane", show_scale=True):
+                    height=420, title="Majority vote on the input plane", show_scale=True,
+                    spec=False):
     """Normalized vote on cells of the input plane, the data points and the newest voter.
 
     Colors: red where the vote says +1, blue where it says -1, white on the boundary;
@@ -118,6 +119,8 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     along the cell sides where the vote changes sign.  ``stump`` is None or
     ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
     optional ``"name"`` (legend text) and ``"color"``.
+    ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
+    draw; see :func:`._figures.styled`).
 
     Examples
     --------
@@ -187,7 +190,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     note = sample_note(counts)
     subtitle = subtitle + (f"<br>{note}" if note else "")
     return styled(fig, title=f"{title}<br><sup>{subtitle}</sup>", x_title=fx, y_title=fy,
-                  uirevision=uirevision, height=height,
+                  uirevision=uirevision, height=height, spec=spec,
                   xaxis=dict(range=[gx[0], gx[-1]], showgrid=False, zeroline=False,
                              constrain="domain"),
                   yaxis=dict(range=[gy[0], gy[-1]], showgrid=False, zeroline=False,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import pickle
 import urllib.parse
 from collections import OrderedDict
 from pathlib import Path
@@ -111,43 +112,74 @@ def _is_array(value):
     return isinstance(value, list) or (isinstance(value, dict) and "bdata" in value)
 
 
-def payload(figure, sent):
-    """The bytes that draw ``figure`` on a page that holds the parts in ``sent`` (an
-    OrderedDict name -> JSON, updated here as the page's store will be).
-
-    The message is ``{"f": figure, "p": {name: part, ...}}``, the figure ``{"t": template's
-    name, "l": layout's name, "d": [[name of the trace without its arrays, {key: name of the
-    array, ...}], ...]}``, and ``"p"`` holds only the parts ``sent`` did not hold.  A 1-D
-    typed array goes as the string ``"dtype:bdata"``.
-    """
-    new = []
+def split(figure):
+    """``figure`` (a ``go.Figure``, or its dict as cbviz.plots' ``spec=True`` gives it) as
+    ``(figure, parts)``: the figure ``{"t": template's name, "l": layout's name, "d": [[name of
+    the trace without its arrays, {key: name of the array, ...}], ...]}`` (JSON text) and the
+    parts as ``((name, JSON), ...)`` in the order the figure names them.  A 1-D typed array
+    goes as the string ``"dtype:bdata"``.  Depends on the figure alone: shareable."""
+    parts = {}
 
     def name(part):
         flat = isinstance(part, dict) and part.keys() == {"dtype", "bdata"}
         text = f'"{part["dtype"]}:{part["bdata"]}"' if flat else to_json_plotly(part)
         key = base64.urlsafe_b64encode(hashlib.blake2b(text.encode(), digest_size=6).digest())
         key = key.decode()  # 8 characters, 48 bits: no collision among a session's parts
+        parts.setdefault(key, text)
+        return f'"{key}"'
+
+    if isinstance(figure, dict):   # plots' ``spec=True``: already dicts, the template shared
+        layout, data = dict(figure["layout"]), figure["data"]
+    else:
+        layout, data = figure.layout.to_plotly_json(), [t.to_plotly_json() for t in figure.data]
+    template = name(layout.pop("template", {}))
+    layout = name(_typed(layout))
+    traces = []
+    for trace in map(_typed, data):
+        arrays = {k: trace.pop(k) for k in [k for k, v in trace.items() if _is_array(v)]}
+        shell = name(trace)
+        refs = ",".join(f'"{k}":{name(v)}' for k, v in arrays.items())
+        traces.append(f"[{shell},{{{refs}}}]")
+    return f'{{"t":{template},"l":{layout},"d":[{",".join(traces)}]}}', tuple(parts.items())
+
+
+def payload(figure, sent):
+    """The bytes that draw ``figure`` (a figure or :func:`split`'s pair) on a page that holds
+    the parts in ``sent`` (an OrderedDict name -> JSON, updated here as the page's store will
+    be): ``{"f": figure, "p": {name: part, ...}}`` with only the parts ``sent`` lacked."""
+    figure, parts = figure if isinstance(figure, tuple) else split(figure)
+    new = []
+    for key, text in parts:
         if key in sent:
             sent.move_to_end(key)
         else:
             sent[key] = text
             new.append(f'"{key}":{text}')
-        return f'"{key}"'
-
-    layout = figure.layout.to_plotly_json()
-    template = name(layout.pop("template", {}))
-    layout = name(_typed(layout))
-    traces = []
-    for trace in (_typed(t.to_plotly_json()) for t in figure.data):
-        arrays = {k: trace.pop(k) for k in [k for k, v in trace.items() if _is_array(v)]}
-        shell = name(trace)
-        refs = ",".join(f'"{k}":{name(v)}' for k, v in arrays.items())
-        traces.append(f"[{shell},{{{refs}}}]")
     size = sum(map(len, sent.values()))
     while len(sent) > KEEP or (size > KEEP_BYTES and len(sent) > 1):
         size -= len(sent.popitem(last=False)[1])
-    return (f'{{"f":{{"t":{template},"l":{layout},"d":[{",".join(traces)}]}},'
-            f'"p":{{{",".join(new)}}}}}').encode()
+    return f'{{"f":{figure},"p":{{{",".join(new)}}}}}'.encode()
+
+
+@st.cache_resource(max_entries=4096, ttl=3600, show_spinner=False)
+def _shared(key, _figure):
+    """:func:`split` of the figure ``_figure()`` makes, once per ``key`` and process: strings
+    only, read by every session, written by none."""
+    return split(_figure())
+
+
+def content_key(*values):
+    """A digest of ``values`` (numpy arrays, anything picklable: a DataFrame pickles in 0.06 ms
+    where pandas' own hashing takes 1.4), for :func:`live_chart`'s ``shared``: equal only for
+    equal contents (128 bits; pickles of equal values made alike are alike)."""
+    h = hashlib.blake2b(digest_size=16)
+    for value in values:
+        if isinstance(value, np.ndarray):
+            h.update(f"{value.dtype}{value.shape}".encode())
+            h.update(np.ascontiguousarray(value).tobytes())
+        else:
+            h.update(pickle.dumps(value, protocol=5))
+    return h.hexdigest()
 
 
 def _resend():
@@ -155,12 +187,18 @@ def _resend():
     st.session_state[STORE] = OrderedDict()
 
 
-def live_chart(figure, key):
-    """Draw ``figure`` (a Plotly figure) full width under ``key``; a rerun that draws another
-    figure under the same key updates the chart in place."""
+def live_chart(figure, key, shared=None):
+    """Draw ``figure`` (a Plotly figure or its dict) full width under ``key``; a rerun that
+    draws another figure under the same key updates the chart in place.
+
+    ``shared``: a key that names the figure's content (what it is drawn from, say a hash of
+    the run's records and the iteration); ``figure`` is then a function that makes it, called
+    only for a key this process has not seen: the students of a class on one link step
+    through the same runs, and make each figure once between them."""
     _serve_files()
     sent = st.session_state.setdefault(STORE, OrderedDict())
-    _chart(key=key, data=payload(figure, sent), on_missing_change=_resend)
+    parts = figure if shared is None else _shared(shared, figure)
+    _chart(key=key, data=payload(parts, sent), on_missing_change=_resend)
 
 
 def figure_of(data, parts):

@@ -123,3 +123,54 @@ def test_the_chart_files_are_addressed_by_their_content():
     assert derived == L.PLOTLY_SRC
     assert 'replace(/cbviz_js\\/live_chart\\.js$/, "plotlyjs/plotly.min.js")' in \
         L.CHART_JS.read_text()
+
+
+def test_a_figure_given_as_plots_spec_dict_draws_the_same_figure(run):
+    """``spec=True`` (a dict, no ``go.Figure``) sends what the ``go.Figure`` would."""
+    problem, run = run
+    while len(run.history) < 4:
+        run.step()
+    s, frame = problem.split, run.to_frame()
+    xe, ye, Z = problem.vote_grid(run.weights_at(4))
+    for build in (lambda **k: plots.bounds_figure(frame, current=2, **k),
+                  lambda **k: plots.error_figure(frame, current=3, **k),
+                  lambda **k: plots.decision_figure(xe, ye, Z, s.X_train, s.y_train, s.X_test,
+                                                    s.y_test, show_scale=False, **k)):
+        spec = build(spec=True)
+        assert isinstance(spec, dict)
+        assert L.figure_of(L.payload(spec, OrderedDict()), {}) == whole(build())
+
+
+def shared_page(counter, key):
+    """Two charts of one content key: the figure is made once per process."""
+    import plotly.graph_objects as go
+
+    from cbviz.ui.live_chart import live_chart
+
+    def build():
+        with open(counter, "a") as f:
+            f.write("built\n")
+        return go.Figure(go.Scatter(x=[1, 2, 3], y=[3, 1, 2]))
+
+    live_chart(build, key="c", shared=key)
+
+
+def test_sessions_share_a_figure_of_one_content_key(tmp_path):
+    counter, key = tmp_path / "builds", L.content_key("test", tmp_path.name)
+    sessions = [AppTest.from_function(shared_page, args=(str(counter), key)).run()
+                for _ in range(3)]
+    assert counter.read_text() == "built\n"
+    sent = [s.get("bidi_component")[0].proto.bytes for s in sessions]
+    assert sent[0] == sent[1] == sent[2] and json.loads(sent[0])["p"]   # each page sent all
+
+
+def test_content_keys_differ_exactly_when_the_contents_do(run):
+    _, run = run
+    frame = run.to_frame()
+    assert L.content_key("bounds", frame, 3) == L.content_key("bounds", run.to_frame(), 3)
+    changed = frame.copy()
+    changed.loc[0, "c_bound"] += 1e-12
+    assert L.content_key("bounds", changed, 3) != L.content_key("bounds", frame, 3)
+    assert L.content_key("bounds", frame, 3) != L.content_key("bounds", frame, 4)
+    a = np.arange(4.0)
+    assert L.content_key(a) != L.content_key(a.view(np.int64)) != L.content_key(a.reshape(2, 2))

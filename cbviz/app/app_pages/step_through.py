@@ -2,6 +2,7 @@
 import time
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
@@ -15,13 +16,17 @@ from cbviz.ui import step_beside as beside
 from cbviz.ui import step_texts as texts
 from cbviz.ui.controls import param_widget, stored_params
 from cbviz.ui.figures import export_charts
-from cbviz.ui.live_chart import live_chart
+from cbviz.ui.live_chart import content_key, live_chart
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.markdown import md
 
 STORE = runs.VIEW_STORE
 settings, problem = require_problem()
+# what the plane's figure is drawn from, besides the weights (a key of figures shared by the
+# sessions of one process: the students of a class link step through the same runs)
+PROBLEM = content_key(problem.pool, problem.split.X_train, problem.split.y_train,
+                      problem.split.X_test, problem.split.y_test, problem.split.feature_names)
 page = state.store(STORE, {"algorithm": "cbboost", "max_iter": 100, "speed": 0.5,
                            # each chart costs time per step; the plane is drawn for 2-D data
                            "charts": ["Risk bounds"] if problem.split.X_train.shape[1] == 2
@@ -209,7 +214,8 @@ def show():
             icon=":material/flag:" if solved else ":material/warning:")
     frame = run.to_frame()
     if problem.split.X_train.shape[1] == 2:
-        live_chart(decision_regions(w, rec), key="step_fig_regions")
+        live_chart(lambda: decision_regions(w, rec, spec=True), key="step_fig_regions",
+                   shared=content_key("regions", PROBLEM, w, rec.index, rec.label))
         st.caption("Value of the normalized vote Σ Qₖ hₖ(x) over the plane (red: vote for +1, "
                    "blue: vote for −1) with the training and test points; the dashed line is "
                    "the voter chosen at this iteration.")
@@ -222,7 +228,8 @@ def show():
                           help="only the charts chosen here are drawn (each costs time per step)")
     chosen = [c for c in charts if c in (chosen or [])]
     if "Risk bounds" in chosen:
-        live_chart(plots.bounds_figure(frame, current=t), key="step_fig_bounds")
+        live_chart(lambda: plots.bounds_figure(frame, current=t, spec=True),
+                   key="step_fig_bounds", shared=content_key("bounds", frame, t))
         st.caption(texts.prior_note(problem))
         what_is_this("step_why_bounds", lambda: texts.explain_bounds(frame, t, settings.delta))
     for name in chosen:  # one per row: side by side they would be 270 px wide at 1024 px
@@ -253,7 +260,7 @@ def available_charts(frame, t, w, M):
     rec = run.history[t - 1]
     charts = {
         "Risk bounds": (None, None),
-        "0-1 error": (lambda: plots.error_figure(frame, current=t),
+        "0-1 error": (lambda: plots.error_figure(frame, current=t, spec=True),
                       "0-1 error of the majority vote sign(Σ aₖ hₖ(x)) on the training and the "
                       "held-out test examples."),
         "Objective": (lambda: plots.series_figure(
@@ -301,7 +308,8 @@ def data_overview():
     s = problem.split
     if s.X_train.shape[1] == 2:
         w = np.zeros(problem.n_voters)
-        live_chart(decision_regions(w, None), key="step_fig_regions")
+        live_chart(lambda: decision_regions(w, None, spec=True), key="step_fig_regions",
+                   shared=content_key("regions", PROBLEM, w))
         st.caption("The training (filled) and test (open) points; the vote colors the plane "
                    "from the first step on.")
         return
@@ -314,7 +322,9 @@ def data_overview():
                key="step_fig_projection")
 
 
-def decision_regions(w, rec):
+def decision_regions(w, rec, spec=False):
+    """The vote of weights ``w`` on the plane, the chosen voter of record ``rec`` dashed
+    (``spec``: as a dict, for a live chart)."""
     xe, ye, Z = problem.vote_grid(w, n=80)
     stump = None
     pool = problem.pool
@@ -325,7 +335,8 @@ def decision_regions(w, rec):
     return plots.decision_figure(
         xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test, stump=stump,
         feature_names=s.feature_names, height=560, show_scale=False,
-        subtitle=None if rec is not None else "no voter yet: the vote is 0 everywhere")
+        subtitle=None if rec is not None else "no voter yet: the vote is 0 everywhere",
+        spec=spec)
 
 
 def chart_builders():
@@ -344,7 +355,8 @@ def chart_builders():
         build = available_charts(frame, t, w, bounds.margins(run.F, run.y, w.sum())).get(name)
         if build is None or build[0] is None:
             return plots.placeholder_figure(name, "not drawn at this iteration")
-        return build[0]()
+        figure = build[0]()
+        return go.Figure(figure) if isinstance(figure, dict) else figure  # a live chart's dict
 
     names = ["Risk bounds", "0-1 error", "Objective", "Gibbs risk & disagreement", "KL",
              "Margins", "Weights α"] + [title.partition("<br>")[0]

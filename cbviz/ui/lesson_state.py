@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 
 import streamlit as st
 
@@ -223,11 +224,15 @@ def catch_up(lab, stage):
     the computations the link names."""
     if st.session_state.pop("lesson_stopped", False) and not lab.run.done:
         lab.run.step()   # the run had stopped there: the step it refused marks it done again
-    for earlier in lab.lesson.stages[:stage - 1]:
-        if isinstance(earlier.action, Compute):
-            compute(lab, earlier.action.key)
-        elif isinstance(earlier.action, Step):
-            earlier.action.perform(lab)
+    earlier = lab.lesson.stages[:stage - 1]
+    for i, done in enumerate(earlier):
+        if isinstance(done.action, Compute):
+            compute(lab, done.action.key)
+        elif isinstance(done.action, Step):   # a fresh run: the class's shared replay
+            ahead = itertools.takewhile(lambda s: not isinstance(s.action, Compute), earlier[i:])
+            lab.run = runs.shared_replay(lab.problem, lab.settings, max(
+                s.action.target for s in ahead if isinstance(s.action, Step)))
+            done.action.perform(lab)
     for k in st.session_state.pop("lesson_compute", []):   # on the run the stage reads
         compute(lab, k)
     runs.show_iteration(len(lab.run.history))

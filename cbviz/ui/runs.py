@@ -1,6 +1,7 @@
 """The step page's run, kept in ``st.session_state``: create, replay on a change, step, export."""
 from __future__ import annotations
 
+import copy
 import json
 
 import streamlit as st
@@ -49,6 +50,34 @@ def held_run(problem, settings, algorithm, params, max_iter):
             f"The link or file asked for {replay} iterations; this run stopped after "
             f"{len(run.history)}: {for_app(run.stop_reason)}.")
     show_iteration(len(run.history))
+    return run
+
+
+def shared_replay(problem, settings, steps):
+    """The held run; one that has taken no step yet is first replaced by its configuration's
+    run after up to ``steps`` steps, replayed once per process for every session on the same
+    settings (a class on one link).  Each session gets its own copy (sharing only the
+    problem's arrays and voters, which nothing changes); an upload's data are replayed per
+    session (the settings do not name them)."""
+    entry = st.session_state[RUN_KEY]
+    run = entry["run"]
+    if steps and not run.history and not run.done and settings.source != "csv":
+        master = _replayed(entry["config"], settings, steps, problem)
+        split = problem.split
+        shared = (problem, problem.pool, problem.H_train, problem.H_test, split, split.X_train,
+                  split.y_train, split.X_test, split.y_test)
+        run = entry["run"] = copy.deepcopy(master, {id(x): x for x in shared})
+    return run
+
+
+@st.cache_resource(show_spinner=False, max_entries=32, ttl="1h")
+def _replayed(config, settings, steps, _problem):
+    """A run of ``config`` after up to ``steps`` steps: never handed out, only copied."""
+    algorithm, params, max_iter, delta = config
+    run = make_algorithm(algorithm, max_iter, delta, **dict(params)).start(
+        _problem.H_train, _problem.split.y_train, _problem.H_test, _problem.split.y_test,
+        describe=_problem.pool.describe)
+    take_steps(run, steps)
     return run
 
 

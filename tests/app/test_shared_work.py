@@ -1,10 +1,14 @@
 """Work the sessions of a class share (read-only) instead of redoing it for each page load:
-a lesson's computations on the same data and run, the teacher's QR code."""
+a lesson's computations on the same data and run, the replay of a class link's run, the
+teacher's QR code."""
 import dataclasses
 
+from streamlit.testing.v1 import AppTest
+
+from cbviz.app import PAGES
 from cbviz.lessons import LESSONS, rules
 from cbviz.lessons.stages import Lab
-from cbviz.ui import lesson_state
+from cbviz.ui import lesson_state, runs
 
 RULES = LESSONS[2]   # lesson 3: both rules side by side, one computation ("rules")
 
@@ -48,3 +52,28 @@ def test_the_qr_code_of_a_link_is_made_once():
     url = "http://192.0.2.7:8501/lessons?lesson=2&stage=1"
     assert lesson_state.qr_png(url) is lesson_state.qr_png(url)   # bytes: nothing to change
     assert lesson_state.qr_png(url).startswith(b"\x89PNG")
+
+
+def _student(**link):
+    at = AppTest.from_file(str(PAGES / "lessons.py"), default_timeout=180)
+    for k, v in link.items():
+        at.query_params[k] = str(v)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at.session_state[runs.RUN_KEY]["run"]
+
+
+def test_a_class_link_replays_its_run_once_each_student_getting_a_copy(monkeypatch):
+    replays = []
+    take_steps = runs.take_steps
+    monkeypatch.setattr(runs, "take_steps", lambda run, n: (replays.append(n),
+                                                           take_steps(run, n)))
+    runs._replayed.clear()
+    link = {"lesson": 4, "stage": 3, "hide": "navigation,sidebar,teacher"}   # after Step(20)
+    first, second = _student(**link), _student(**link)
+    assert replays == [20]
+    assert second is not first and second.H is first.H   # its own run on the shared voters
+    assert [r.c_bound for r in second.history] == [r.c_bound for r in first.history]
+    assert len(first.history) == 20
+    first.step()   # one student steps on: the other's run and the next copy stay at 20
+    assert len(second.history) == 20 and len(_student(**link).history) == 20

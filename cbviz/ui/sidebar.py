@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from types import MappingProxyType
 
 import streamlit as st
 
@@ -30,6 +31,7 @@ from .notation import draw_glossary
 from .messages import for_app
 
 DEFAULTS = Settings()
+_DEFAULT_VALUES = MappingProxyType(DEFAULTS.to_dict())   # once, read-only: every widget asks
 EXAMPLE_CSV = Path(__file__).resolve().parent / "assets" / "example.csv"  # package data
 RUN_PREFIX = "run_"  # session-state keys of runs that a data change resets
 
@@ -43,7 +45,7 @@ def _key(name):
 
 def _store():
     """The session's settings (field -> value); created from the defaults."""
-    return state.store(STORE, DEFAULTS.to_dict())
+    return state.store(STORE, _DEFAULT_VALUES)
 
 
 def _bound(name):

@@ -1,7 +1,8 @@
 """The server settings a class depends on (the app's .streamlit/config.toml)."""
+import ast
 import tomllib
 
-from cbviz.app import CONFIG
+from cbviz.app import CONFIG, ENTRY, PAGES
 
 
 def test_no_full_garbage_collection_after_each_run():
@@ -21,3 +22,27 @@ def test_no_file_watcher_for_users():
     """The watcher scans every loaded module for each new session (~0.3 s of CPU per page
     load under a class); a developer turns it on with an option, as `cbviz app --help` says."""
     assert tomllib.loads(CONFIG.read_text())["server"]["fileWatcherType"] == "none"
+
+
+def _shown_by_magic(tree):
+    """The line numbers of the statements magic would write to the page: bare expressions
+    other than calls and docstrings."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        for i, statement in enumerate(body if isinstance(body, list) else ()):
+            if not isinstance(statement, ast.Expr) or isinstance(
+                    statement.value, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)):
+                continue
+            if i == 0 and isinstance(statement.value, ast.Constant) and isinstance(
+                    statement.value.value, str):
+                continue   # a docstring
+            yield statement.lineno
+
+
+def test_no_magic_and_no_script_that_needs_it():
+    """Magic writes a script's bare expressions to the page; it is off (it costs every compile
+    of a script), so no script of the app may hold one."""
+    assert tomllib.loads(CONFIG.read_text())["runner"]["magicEnabled"] is False
+    for script in (ENTRY, *PAGES.glob("*.py")):
+        assert not list(_shown_by_magic(ast.parse(script.read_text()))), script.name
+    assert list(_shown_by_magic(ast.parse('"""doc"""\nx = 1\nx\nst.write(x)\n'))) == [3]

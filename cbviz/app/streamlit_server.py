@@ -9,6 +9,7 @@ serves, installed from a wheel or not.
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import socket
 import subprocess
@@ -113,13 +114,18 @@ def warm_up():
     module the app's scripts import, then take two steps of every algorithm, in every mode, on
     tiny problems of every voter pool (stump codes of one and two bytes), so that numba's
     kernels are loaded from its disk cache (compiled, the first time) and no click pays an
-    import or a compilation."""
+    import or a compilation; then move every object made so far out of the garbage
+    collector's reach (``gc.freeze``)."""
     with _WARM_LOCK:
         if _warmed:
             return
         for module, names in _app_imports():
             __import__(module, fromlist=names)   # as `from module import names` does
         _step_everything()
+        # what start-up made lives as long as the process: no later full collection scans it
+        # again (the pause it makes every session wait measured 0.2 s, 0.07-0.1 s after)
+        gc.collect()
+        gc.freeze()
         _warmed.append(True)
 
 

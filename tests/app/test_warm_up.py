@@ -17,6 +17,8 @@ from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
 from cbviz.problem import POOLS, Settings, build_problem
 
 warm_up()
+import gc
+print("frozen", gc.get_freeze_count() > 0)
 print("lazy", [len(f.signatures) for f in
                (_sweeps._block_patterns, _sweeps._stump_blocks, _sweeps._apply_last)])
 compiled = []
@@ -44,7 +46,8 @@ def test_after_the_warm_up_a_step_compiles_nothing():
                          timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     lines = dict(line.split(" ", 1) for line in out.stdout.splitlines()
-                 if line.startswith(("lazy", "compiled")))
+                 if line.startswith(("frozen", "lazy", "compiled")))
+    assert lines["frozen"] == "True"   # start-up's objects out of the collector's scans
     # the KL learner's kernels compile on first use: the warm-up (no Step of the app) used
     # them, the one that reads the stump codes for codes of one and of two bytes
     assert lines["lazy"] == "[2, 1, 1]", out.stdout

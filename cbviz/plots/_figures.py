@@ -80,7 +80,9 @@ def styled(draft, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermo
     it is given and costs about 10 times more, on every chart of every Step).  The template
     is :data:`.style.TEMPLATE`.  ``spec``: the figure as a dict (``{"data", "layout"}``, the
     traces as dicts, the template shared, not copied) instead of a ``go.Figure``, whose
-    making costs 0.25 ms a trace; :func:`cbviz.ui.live_chart.live_chart` draws either.  The margins are set here
+    making costs 0.25 ms a trace; the app's live charts draw either.
+
+    The margins are set here
     (title lines, legend rows) and not grown by Plotly (``automargin``): measuring and growing
     them costs the browser a second layout pass on every redraw.  The right margin holds the
     figure's colorbar, if it shows one (:func:`.style.colorbar`).

@@ -132,13 +132,13 @@ def _public_url_option(argv):
 @command("bench", "speed benchmark; the paper's Fig. 1 protocol")
 def _bench(argv):
     from . import bench
-    return bench.main(argv)
+    return bench.main(argv, prog="cbviz bench")
 
 
 @command("experiments", "the CB-Boost paper's experiments, resumable")
 def _experiments(argv):
     from .experiments.__main__ import main as experiments_main
-    return experiments_main(argv)
+    return experiments_main(argv, prog="cbviz experiments")
 
 
 @command("serve", "a class: app workers behind Debian's nginx (needs nginx)")

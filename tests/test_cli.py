@@ -40,13 +40,44 @@ def test_each_command_has_help(name):
     out = subprocess.run([*_cbviz(), name, "--help"], capture_output=True, text=True,
                          timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.startswith("usage:"), out.stdout[:200]
+    # the usage line names the command the user typed, not the module that implements it
+    assert out.stdout.startswith(f"usage: cbviz {name} "), out.stdout[:200]
+    assert "python -m" not in out.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("argv, usage", [
+    (["bench", "fig1", "--help"], "usage: cbviz bench fig1 "),
+    (["bench", "algorithms", "--help"], "usage: cbviz bench algorithms "),
+])
+def test_a_subcommand_s_usage_line_is_under_cbviz(argv, usage, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.startswith(usage)
+
+
+def test_an_error_names_the_cbviz_command(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["experiments", "nope"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: cbviz experiments ")
+    assert "cbviz experiments: error: argument name: invalid choice" in err
 
 
 def test_python_dash_m_is_the_same_command():
     out = subprocess.run([sys.executable, "-m", "cbviz", "experiments", "--help"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "--quick" in out.stdout
+    assert out.stdout.startswith("usage: cbviz experiments ")
+
+
+@pytest.mark.parametrize("module", ["cbviz.bench", "cbviz.experiments"])
+def test_a_tool_run_as_a_module_names_itself_so(module):
+    out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True,
+                         text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith(f"usage: python -m {module} ")
 
 
 def test_unknown_command_is_an_error(capsys):

@@ -1,8 +1,9 @@
 """Speed of the package's algorithms, measured in one process on seeded data.
 
-Three commands (``python -m cbviz.bench COMMAND --help`` for the options):
+Three commands of ``cbviz bench`` (the same as ``python -m cbviz.bench``; ``cbviz bench
+COMMAND --help`` for the options):
 
-``python -m cbviz.bench [cbboost] [--m 11791 --d 784 --iters 20]``
+``cbviz bench [cbboost] [--m 11791 --d 784 --iters 20]``
     The stump engine's table (:func:`measure`): CB-Boost's time per iteration on a seeded
     ``make_classification`` set of the CB-Boost paper's MNIST 4-vs-9 size, with 10 equally
     spaced thresholds per feature, 255 quantile bins and every midpoint (exact), each with
@@ -12,11 +13,11 @@ Three commands (``python -m cbviz.bench COMMAND --help`` for the options):
     engine's threads.  It prints the table, the memory of the binned data and the ratios the
     project tracks (:func:`report`).
 
-``python -m cbviz.bench algorithms [--m 11800 --d 784 --iters 20]``
+``cbviz bench algorithms [--m 11800 --d 784 --iters 20]``
     Every algorithm of :data:`cbviz.algorithms.ALGORITHMS` on the data and the 10-threshold
     pool of the engine table, with scikit-learn's AdaBoost as the peer: :func:`algorithm_table`.
 
-``python -m cbviz.bench fig1 [--quick] [--out DIR]``
+``cbviz bench fig1 [--quick] [--out DIR]``
     The CB-Boost paper's Fig. 1 protocol (Sect. 5.1): total fit time of MinCq, CqBoost,
     GB-CB-Boost, CB-Boost and AdaBoost versus the number of voters n, of examples m and of
     iterations T (:func:`fig1`; the full preset is :class:`Fig1Config`'s defaults); prints

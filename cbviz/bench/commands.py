@@ -1,5 +1,5 @@
-"""``python -m cbviz.bench [cbboost | algorithms | fig1]``: the package docstring's three
-commands."""
+"""``cbviz bench [cbboost | algorithms | fig1]`` (or ``python -m cbviz.bench``): the package
+docstring's three commands."""
 from __future__ import annotations
 
 import argparse
@@ -19,8 +19,8 @@ def _description():
     return text
 
 
-def _parser():
-    ap = argparse.ArgumentParser(prog="python -m cbviz.bench", description=_description(),
+def _parser(prog):
+    ap = argparse.ArgumentParser(prog=prog, description=_description(),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command")
     cb = sub.add_parser("cbboost", help="the stump engine's table (the default)")
@@ -73,12 +73,14 @@ def _fig1_config(args):
     return replace(base, **{k: tuple(v) if isinstance(v, list) else v for k, v in given.items()})
 
 
-def main(argv=None):
+def main(argv=None, prog="python -m cbviz.bench"):
+    """Run the benchmark command with ``argv`` (default: the process's arguments); ``prog`` is
+    the command's name in its usage lines (``cbviz bench`` when the ``cbviz`` command runs it)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = ("cbboost", "algorithms", "fig1")
     if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
         argv = ["cbboost"] + argv   # the original interface: options only
-    args = _parser().parse_args(argv)
+    args = _parser(prog).parse_args(argv)
     if args.command == "cbboost":
         table = measure(args.m, args.d, args.iters, args.seed, args.sklearn_iters)
         print(f"Time per iteration, m={args.m}, d={args.d}, seed={args.seed} (CB-Boost: median "

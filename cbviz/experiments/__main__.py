@@ -1,5 +1,6 @@
-"""``python -m cbviz.experiments NAME [--quick] [--n-jobs N] [--out DIR] [--scheduler ADDRESS]
-[--set FIELD=VALUE ...]``: run one of the CB-Boost paper's experiments headless.
+"""``cbviz experiments NAME [--quick] [--n-jobs N] [--out DIR] [--scheduler ADDRESS]
+[--set FIELD=VALUE ...]`` (or ``python -m cbviz.experiments``): run one of the CB-Boost paper's
+experiments headless.
 
 Finished units are saved as they come (``DIR/NAME/units/``): run the same command again after
 an interruption and it computes only what is missing.  ``--set`` changes one field of the
@@ -47,8 +48,8 @@ def _changes(name, quick, assignments):
     return changes
 
 
-def _parser():
-    ap = argparse.ArgumentParser(prog="python -m cbviz.experiments", description=__doc__,
+def _parser(prog):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("name", choices=list(EXPERIMENTS),
                     help="; ".join(f"{e.name}: {e.title}" for e in EXPERIMENTS.values()))
@@ -66,13 +67,17 @@ def _parser():
     return ap
 
 
-def main(argv=None):
-    args = _parser().parse_args(argv)
+def main(argv=None, prog="python -m cbviz.experiments"):
+    """Run one experiment with ``argv`` (default: the process's arguments); ``prog`` is the
+    command's name in its usage lines (``cbviz experiments`` when the ``cbviz`` command runs
+    it)."""
+    parser = _parser(prog)
+    args = parser.parse_args(argv)
     try:
         config = preset(args.name, args.quick, **_changes(args.name, args.quick,
                                                           args.assignments))
     except (ValueError, TypeError, ParameterError) as exc:
-        _parser().error(str(exc))
+        parser.error(str(exc))
     print(f"{EXPERIMENTS[args.name].title}\n{config}", flush=True)
     if args.scheduler and not EXPERIMENTS[args.name].parallel:
         print("note: timing units run here, one after the other (not on the scheduler)")

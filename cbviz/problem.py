@@ -36,6 +36,7 @@ CONSTRAINTS = {
     "normalize": Boolean(), "feature_noise": Interval(float, 0, 5),
     "label_noise": Interval(float, 0, 0.45), "pool": Options(POOLS),
     "n_thresholds": Options(THRESHOLD_CHOICES), "n_pool": Interval(int, 1, 2000),
+    "constant_voter": Boolean(),
     "prior_fraction": Interval(float, 0, 0.8), "delta": Interval(float, 0.001, 1),
 }
 # the sidebar widgets' ranges and choices, read from CONSTRAINTS
@@ -73,6 +74,7 @@ class Settings:
     pool: str = "stumps"
     n_thresholds: str = "10"  # an integer as text, or "all"
     n_pool: int = 100         # hyperplanes / RBF centres
+    constant_voter: bool = False  # the pool's constant voters +1 and -1 (a bias term)
     prior_fraction: float = 0.0  # share of the training part that builds the voters only
     delta: float = 0.05
 
@@ -259,11 +261,13 @@ def load(settings, csv_file=None):
 
 def make_pool(settings):
     """The unfitted voter pool of the settings."""
+    constant = settings.constant_voter
     if settings.pool == "stumps":
-        return StumpPool(n_thresholds=settings.thresholds())
+        return StumpPool(n_thresholds=settings.thresholds(), constant=constant)
     if settings.pool == "hyperplanes":
-        return HyperplanePool(n_hyperplanes=settings.n_pool, random_state=settings.split_seed)
-    return RBFPool(n_centers=settings.n_pool, random_state=settings.split_seed)
+        return HyperplanePool(n_hyperplanes=settings.n_pool, random_state=settings.split_seed,
+                              constant=constant)
+    return RBFPool(n_centers=settings.n_pool, random_state=settings.split_seed, constant=constant)
 
 
 def split_prior(split, fraction, seed):

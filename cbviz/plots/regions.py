@@ -118,7 +118,8 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     :meth:`cbviz.problem.Problem.vote_grid` gives them).  The decision boundary is drawn
     along the cell sides where the vote changes sign.  ``stump`` is None or
     ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
-    optional ``"name"`` (legend text) and ``"color"``.
+    optional ``"name"`` (legend text) and ``"color"``; a constant voter's infinite threshold
+    draws no line.
     ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
     draw; see :func:`._figures.styled`).
 
@@ -176,7 +177,9 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
         feature, t = int(s["feature"]), float(s["threshold"])
         name = s.get("name", "new voter: {label}").format(
             label=literal_text(s["label"]) if "label" in s else f"{(fx, fy)[feature]} > {t:.4g}")
-        if feature == 0:
+        if not np.isfinite(t):  # a constant voter (threshold -inf): no line, a legend entry
+            x, y = [], []
+        elif feature == 0:
             x, y = [t, t], [gy.min(), gy.max()]
         else:
             x, y = [gx.min(), gx.max()], [t, t]

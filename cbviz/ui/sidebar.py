@@ -210,6 +210,9 @@ def _pool_widgets():
     else:
         st.number_input("Voters in the pool (before complements)", *LIMITS["n_pool"], step=10,
                         **_bound("n_pool"))
+    st.toggle("Constant voter (bias)", **_bound("constant_voter"),
+              help="adds the voters +1 and -1, the same on every input, so the vote can shift "
+                   "its threshold; none of the papers' pools has them")
     st.number_input("δ (confidence of the PAC-Bayes bounds)", *LIMITS["delta"], step=0.01,
                     format="%.3f", **_bound("delta"))
 

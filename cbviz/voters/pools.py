@@ -38,6 +38,19 @@ def _with_complements(arrays, sign, complements):
             np.concatenate([base, base]))
 
 
+def _check_flags(pool):
+    """ValueError unless ``complements`` and ``constant`` are booleans."""
+    for name in ("complements", "constant"):
+        value = getattr(pool, name)
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False, got {short_repr(value)}")
+
+
+def _constant_label(sign):
+    return f"constant {'+1' if sign > 0 else '-1'}"
+
+
+
 BINNINGS = ("uniform", "quantile")
 MAX_POOL_BYTES = 2_000_000_000
 """Memory a pool may need, checked by ``fit`` before anything is allocated: the pool's
@@ -95,12 +108,18 @@ class StumpPool(BaseEstimator):
         Add ``x <= t`` for every ``x > t`` so non-negative weights express any signed vote.
         Voters ``0 .. n_base-1`` are the direct stumps, ``n_base .. 2 n_base - 1`` their
         complements in the same order.
+    constant : bool
+        Add the constant voter ``h(x) = +1`` as base voter 0 (the stump ``x0 > -inf``), and
+        with complements ``-1`` as voter ``n_base_``: a bias term of the vote.  Off by
+        default: none of the seed papers' pools (CB-Boost, CqBoost, QuadBoost, MinCq,
+        VEB-Boost: "10 stumps per attribute and their complements") lists one.
     """
 
-    def __init__(self, n_thresholds=10, complements=True, binning="uniform"):
+    def __init__(self, n_thresholds=10, complements=True, binning="uniform", constant=False):
         self.n_thresholds = n_thresholds
         self.complements = complements
         self.binning = binning
+        self.constant = constant
 
     def _thresholds(self, x):
         n = self.n_thresholds
@@ -125,6 +144,7 @@ class StumpPool(BaseEstimator):
             raise ValueError(f"n_thresholds must be a positive integer or 'all', got {n!r}")
         if self.binning not in BINNINGS:
             raise ValueError(f"binning must be one of {BINNINGS}, got {self.binning!r}")
+        _check_flags(self)
         X = check_array(X, dtype=float)
         self.n_features_in_ = X.shape[1]
         self.feature_names_ = _names(feature_names, X.shape[1])
@@ -139,6 +159,9 @@ class StumpPool(BaseEstimator):
         threshold = np.concatenate(thr) if thr else np.empty(0)
         if feature.size == 0:
             raise ValueError("every feature is constant on the training data: no stump can split it")
+        if self.constant:  # base stump 0, first in the bin table: x0 > -inf on every input
+            feature = np.concatenate([[0], feature])
+            threshold = np.concatenate([[-np.inf], threshold])
         self.n_base_ = feature.size
         (self.feature_, self.threshold_), self.sign_, self.base_ = _with_complements(
             [feature, threshold], np.ones(feature.size), self.complements)
@@ -150,9 +173,9 @@ class StumpPool(BaseEstimator):
         stump, and the operator's squared norm (40 bytes); per base stump: its bin position
         and the operator's sorting copies (24 bytes); the bins: one code of 1, 2 or 4 bytes
         per example and split feature."""
-        n_base = sum(per_feature)
+        n_base = sum(per_feature) + self.constant
         voters = n_base * (2 if self.complements else 1)
-        widest = max(per_feature, default=0)
+        widest = max(per_feature, default=0) + self.constant
         code = 1 if widest <= 255 else 2 if widest <= 65535 else 4   # bytes, as _bins picks
         nbytes = 40 * voters + 24 * n_base + m * len(per_feature) * code
         _check_size(self, voters, nbytes, f"n_thresholds={self.n_thresholds!r}")
@@ -171,13 +194,16 @@ class StumpPool(BaseEstimator):
         return StumpOperator(X, self.feature_, self.threshold_, self.sign_, self.base_)
 
     def describe(self, k):
-        """Human label of voter ``k``, e.g. ``"x3 > 0.52"`` or ``"x3 <= 0.52"``."""
+        """Human label of voter ``k``, e.g. ``"x3 > 0.52"``, ``"x3 <= 0.52"`` or ``"constant +1"``."""
+        if np.isinf(self.threshold_[k]):
+            return _constant_label(self.sign_[k])
         op = ">" if self.sign_[k] > 0 else "<="
         return f"{self.feature_names_[self.feature_[k]]} {op} {self.threshold_[k]:.4g}"
 
 
 class _MatrixPool(BaseEstimator):
-    """Shared plumbing of pools whose outputs are computed as a dense matrix."""
+    """Shared plumbing of pools whose outputs are computed as a dense matrix: subclasses
+    give their base voters' outputs (``_base_outputs``) and labels (``_describe_base``)."""
 
     def operator(self, X):
         """The voter matrix of ``X`` as a :class:`DenseOperator`."""
@@ -188,23 +214,44 @@ class _MatrixPool(BaseEstimator):
         return self.sign_.size
 
     def _fit_names(self, X, feature_names):
+        _check_flags(self)
         X = check_array(X, dtype=float)
         self.n_features_in_ = X.shape[1]
         self.feature_names_ = _names(feature_names, X.shape[1])
         return X
+
+    def _lay_out(self, n):
+        """``base_`` and ``sign_`` of ``n`` base voters, after the constant one if any."""
+        self.n_base_ = n + self.constant
+        _, self.sign_, self.base_ = _with_complements([], np.ones(self.n_base_), self.complements)
+
+    def transform(self, X):
+        """Voter matrix, shape (len(X), n_voters_)."""
+        X = _check_n_features(self, X)
+        B = self._base_outputs(X)
+        if self.constant:
+            B = np.hstack([np.ones((X.shape[0], 1)), B])
+        return B[:, self.base_] * self.sign_
+
+    def describe(self, k):
+        """Human label of voter ``k``."""
+        b = self.base_[k] - self.constant
+        return _constant_label(self.sign_[k]) if b < 0 else self._describe_base(b, self.sign_[k])
 
 
 class HyperplanePool(_MatrixPool):
     """Random oblique hyperplanes ``sign(w @ x - b)`` and their complements.
 
     Directions are standard Gaussian; each offset puts the hyperplane through a random
-    training point, so every voter splits the training data.
+    training point, so every voter splits the training data.  ``constant=True`` adds the
+    constant voter +1 (and -1 with complements) as base voter 0, as :class:`StumpPool` does.
     """
 
-    def __init__(self, n_hyperplanes=100, complements=True, random_state=0):
+    def __init__(self, n_hyperplanes=100, complements=True, random_state=0, constant=False):
         self.n_hyperplanes = n_hyperplanes
         self.complements = complements
         self.random_state = random_state
+        self.constant = constant
 
     def fit(self, X, y=None, feature_names=None):
         if not _positive_int(self.n_hyperplanes):
@@ -212,33 +259,27 @@ class HyperplanePool(_MatrixPool):
         seed = _check_random_state(self.random_state)
         X = self._fit_names(X, feature_names)
         n, (m, d) = int(self.n_hyperplanes), X.shape
-        voters = n * (2 if self.complements else 1)
+        voters = (n + self.constant) * (2 if self.complements else 1)
         # directions, the projections X W^T and the dense voter matrix on the fitting inputs
         _check_size(self, voters, 8 * (n * d + m * n + m * voters), f"n_hyperplanes={n}")
         rng = np.random.default_rng(seed)
-        W = rng.standard_normal((self.n_hyperplanes, X.shape[1]))
+        W = rng.standard_normal((n, d))
         W /= np.linalg.norm(W, axis=1, keepdims=True)
-        anchors = X[rng.integers(0, X.shape[0], self.n_hyperplanes)]
-        offset = np.einsum("kj,kj->k", W, anchors)
-        idx = np.arange(self.n_hyperplanes)
-        (self.hyperplane_,), self.sign_, self.base_ = _with_complements(
-            [idx], np.ones(self.n_hyperplanes), self.complements)
-        self.coef_, self.offset_ = W, offset
+        anchors = X[rng.integers(0, m, n)]
+        self.coef_, self.offset_ = W, np.einsum("kj,kj->k", W, anchors)
+        self._lay_out(n)
         return self
 
-    def transform(self, X):
-        """Voter matrix in {-1, +1}, shape (len(X), n_voters_)."""
-        X = _check_n_features(self, X)
-        above = np.where(X @ self.coef_.T > self.offset_, 1.0, -1.0)
-        return above[:, self.hyperplane_] * self.sign_
+    def _base_outputs(self, X):
+        return np.where(X @ self.coef_.T > self.offset_, 1.0, -1.0)
 
-    def describe(self, k):
-        w = self.coef_[self.hyperplane_[k]]
-        op = ">" if self.sign_[k] > 0 else "<="
+    def _describe_base(self, b, sign):
+        w = self.coef_[b]
+        op = ">" if sign > 0 else "<="
         top = np.argsort(-np.abs(w))[:3]
         terms = " ".join(f"{w[j]:+.2f}*{self.feature_names_[j]}" for j in sorted(top))
         more = " ..." if w.size > 3 else ""
-        return f"{terms}{more} {op} {self.offset_[self.hyperplane_[k]]:.3g}"
+        return f"{terms}{more} {op} {self.offset_[b]:.3g}"
 
 
 class RBFPool(_MatrixPool):
@@ -246,14 +287,17 @@ class RBFPool(_MatrixPool):
 
     The centres ``c`` are training points and ``y_c`` their labels (the MinCq paper's RBF
     voters): ``n_centers`` of them drawn without replacement, every one when there are fewer.
-    ``gamma="scale"`` uses ``1 / (d * var(X))`` as scikit-learn's SVC does.
+    ``gamma="scale"`` uses ``1 / (d * var(X))`` as scikit-learn's SVC does.  ``constant=True``
+    adds the constant voter +1 (and -1 with complements) as base voter 0.
     """
 
-    def __init__(self, n_centers=100, gamma="scale", complements=True, random_state=0):
+    def __init__(self, n_centers=100, gamma="scale", complements=True, random_state=0,
+                 constant=False):
         self.n_centers = n_centers
         self.gamma = gamma
         self.complements = complements
         self.random_state = random_state
+        self.constant = constant
 
     def fit(self, X, y=None, feature_names=None):
         if y is None:
@@ -266,33 +310,28 @@ class RBFPool(_MatrixPool):
         if y.shape != (X.shape[0],):
             raise ValueError(f"y has shape {y.shape}, expected ({X.shape[0]},)")
         (m, d), k = X.shape, min(int(self.n_centers), X.shape[0])
-        voters = k * (2 if self.complements else 1)
+        voters = (k + self.constant) * (2 if self.complements else 1)
         # centres, the squared distances and kernel values, and the dense voter matrix on the
         # fitting inputs
         _check_size(self, voters, 8 * (k * d + 2 * m * k + m * voters),
                     f"n_centers={self.n_centers}")
         rng = np.random.default_rng(seed)
-        pick = rng.choice(X.shape[0], size=min(self.n_centers, X.shape[0]), replace=False)
+        pick = rng.choice(m, size=k, replace=False)
         var = X.var()
-        self.gamma_ = 1.0 / (X.shape[1] * var) if self.gamma == "scale" and var > 0 else (
+        self.gamma_ = 1.0 / (d * var) if self.gamma == "scale" and var > 0 else (
             1.0 if self.gamma == "scale" else float(self.gamma))
         if self.gamma_ <= 0:
             raise ValueError(f"gamma must be positive, got {self.gamma!r}")
         self.centers_ = X[pick]
         self.center_label_ = np.where(y[pick] > 0, 1.0, -1.0)
-        (self.center_,), self.sign_, self.base_ = _with_complements(
-            [np.arange(pick.size)], np.ones(pick.size), self.complements)
+        self._lay_out(k)
         return self
 
-    def transform(self, X):
-        """Voter matrix with values in [-1, 1], shape (len(X), n_voters_)."""
-        X = _check_n_features(self, X)
+    def _base_outputs(self, X):
         sq = (np.einsum("ij,ij->i", X, X)[:, None] - 2.0 * X @ self.centers_.T
               + np.einsum("ij,ij->i", self.centers_, self.centers_)[None, :])
-        K = np.exp(-self.gamma_ * np.maximum(sq, 0.0)) * self.center_label_
-        return K[:, self.center_] * self.sign_
+        return np.exp(-self.gamma_ * np.maximum(sq, 0.0)) * self.center_label_
 
-    def describe(self, k):
-        c = self.center_[k]
-        who = "+1" if self.center_label_[c] * self.sign_[k] > 0 else "-1"
-        return f"RBF at point #{c} votes {who}"
+    def _describe_base(self, b, sign):
+        who = "+1" if self.center_label_[b] * sign > 0 else "-1"
+        return f"RBF at point #{b} votes {who}"

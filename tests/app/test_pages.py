@@ -505,6 +505,22 @@ def test_a_link_round_trips_the_whole_view():
     assert fresh.selectbox(key="s_toy").value == "xor"
 
 
+def test_the_constant_voter_toggle_reaches_the_run_and_the_link():
+    at = app(STEP, toy="moons", n_thresholds="3")
+    at.toggle(key="s_constant_voter").set_value(True).run()
+    assert any("runs were reset" in i.value for i in at.info)
+    problem_voters = at.session_state["run_step"]["run"].H.shape[1]
+    assert problem_voters == 2 * (2 * 3 + 1)          # 3 stumps per feature, the constant, x2
+    at.button(key="step_ten").click().run()
+    assert not at.exception
+    assert at.query_params["constant_voter"] in ("True", ["True"])
+    link = {k: at.query_params[k][0] if isinstance(at.query_params[k], list) else
+            at.query_params[k] for k in at.query_params}
+    fresh = app(STEP, **link)
+    assert fresh.toggle(key="s_constant_voter").value is True
+    assert [r.index for r in history(fresh)] == [r.index for r in history(at)]
+
+
 def test_a_link_with_a_bad_page_value_keeps_the_rest():
     at = app(STEP, algorithm="quadboost", regularization="l7", max_iter="30", steps="3")
     assert ("The 'regularization' parameter of QuadBoost must be one of None, 'l1', 'l2', "

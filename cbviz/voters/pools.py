@@ -111,8 +111,8 @@ class StumpPool(BaseEstimator):
     constant : bool
         Add the constant voter ``h(x) = +1`` as base voter 0 (the stump ``x0 > -inf``), and
         with complements ``-1`` as voter ``n_base_``: a bias term of the vote.  Off by
-        default: none of the seed papers' pools (CB-Boost, CqBoost, QuadBoost, MinCq,
-        VEB-Boost: "10 stumps per attribute and their complements") lists one.
+        default: none of the seed papers' pools lists one (docs: "Majority votes, margins and
+        the C-bound").
     """
 
     def __init__(self, n_thresholds=10, complements=True, binning="uniform", constant=False):

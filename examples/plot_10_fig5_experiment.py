@@ -5,8 +5,8 @@ The CB-Boost paper's Fig. 5 from the experiments runner
 Fig. 5 of the CB-Boost paper puts, after every iteration, CB-Boost's C-bound beside the
 lowest C-bound that any weights on the voters CB-Boost has chosen so far can reach
 (MinCq(CB-Boost)).  :func:`cbviz.experiments.run_experiment` runs it headless, saving one file
-per unit so an interrupted run resumes (``cbviz experiments fig5 --quick`` does the same from
-a shell); :func:`cbviz.experiments.fig5_frames` turns one run's curves into the two frames
+per unit so an interrupted run resumes; from a shell, ``cbviz experiments fig5 --quick`` does
+the same.  :func:`cbviz.experiments.fig5_frames` turns one run's curves into the two frames
 :func:`cbviz.plots.mincq_on_voters_figure` draws.
 """
 import tempfile

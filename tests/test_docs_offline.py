@@ -1,5 +1,6 @@
 """docs/offline_check.py, the check the documentation build runs on its HTML (docs/conf.py):
-literal double backquotes in a page's text, and anything loaded from the network."""
+literal double backquotes in a page's text, anything loaded from the network, and a script or
+stylesheet of the site's own that is not there."""
 import importlib.util
 from pathlib import Path
 
@@ -15,10 +16,13 @@ _HEAD = ('<link rel="stylesheet" href="_static/styles/theme.css">'
 
 
 def _site(tmp_path, body, head=_HEAD, css=None):
+    """A site of one page with the files its head names; its problems as (file, message)."""
     (tmp_path / "page.html").write_text(
         f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>")
+    for name in ("_static/styles/theme.css", "_static/mathjax/tex-chtml.js"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
     if css is not None:
-        (tmp_path / "_static").mkdir()
         (tmp_path / "_static" / "site.css").write_text(css)
     return [(path.name, message) for path, _, message in offline_check.check(tmp_path)]
 
@@ -26,7 +30,10 @@ def _site(tmp_path, body, head=_HEAD, css=None):
 def test_a_clean_page_passes(tmp_path):
     body = ('<p>The margin <code class="literal">mu</code> and a link to '
             '<a href="https://example.org/paper.pdf">the paper</a>.</p>'
-            '<div class="math">\\[C_Q = 1 - \\frac{\\mu_1^2}{\\mu_2}\\]</div>')
+            '<div class="math">\\[C_Q = 1 - \\frac{\\mu_1^2}{\\mu_2}\\]</div>'
+            # a data block is not code: its addresses are not loads
+            '<script type="application/json">{"paper": "https://example.org/p.pdf"}</script>'
+            '<script>var site = "_static/mathjax/"; // see https://docs.mathjax.org</script>')
     assert _site(tmp_path, body, css="@import url(other.css); a { background: url(x.png) }") == []
 
 
@@ -38,6 +45,18 @@ def test_a_clean_page_passes(tmp_path):
 def test_literal_double_backquotes_in_the_text_fail(tmp_path, body):
     problems = _site(tmp_path, body)
     assert len(problems) == 1 and "literal double backquotes" in problems[0][1]
+
+
+@pytest.mark.parametrize("body", [
+    # sphinx-gallery's thumbnail shows its tooltip on hover; it keeps a literal that does not
+    # follow a space as it is in the example's docstring
+    '<div class="sphx-glr-thumbcontainer" tooltip="resumes (``cbviz experiments fig5``)"></div>',
+    '<img src="_images/a.png" alt="the ``mu`` path">',
+    '<a href="#x" title="``classes_``">x</a>',
+])
+def test_literal_double_backquotes_in_a_shown_attribute_fail(tmp_path, body):
+    problems = _site(tmp_path, body)
+    assert len(problems) == 1 and "literal double backquotes in <" in problems[0][1]
 
 
 @pytest.mark.parametrize("body", [
@@ -58,6 +77,13 @@ def test_double_backquotes_shown_as_code_pass(tmp_path, body):
     '<link rel="icon" href="https://example.org/favicon.ico">',
     "<style>@import url('https://fonts.example.org/css');</style>",
     '<style scoped><link href="https://cdn.example.org/b.css" rel="stylesheet" /></style>',
+    # MathJax from the site, configured to fetch its fonts or components from a CDN
+    "<script>window.MathJax = {chtml: {fontURL: 'https://cdn.example.org/mathjax/woff'}};"
+    "</script>",
+    '<script type="text/x-mathjax-config">MathJax.Ajax.config.path["a"] = "//cdn.example.org";'
+    "</script>",
+    "<script>var s = document.createElement('script'); s.src = `https://cdn.example.org/x.js`;"
+    "</script>",
 ])
 def test_a_load_from_the_network_fails(tmp_path, head):
     problems = _site(tmp_path, "<p>text</p>", head=head)
@@ -69,6 +95,36 @@ def test_a_load_from_the_network_fails(tmp_path, head):
 def test_a_stylesheet_that_loads_from_the_network_fails(tmp_path, css):
     problems = _site(tmp_path, "<p>text</p>", css=css)
     assert [name for name, _ in problems] == ["site.css"]
+
+
+@pytest.mark.parametrize("head, missing", [
+    # MathJax named but not copied (the copying extension missing): raw TeX offline
+    ('<script defer src="_static/mathjax/tex-svg.js"></script>', "_static/mathjax/tex-svg.js"),
+    ('<link rel="stylesheet" href="_static/sg_gallery.css?v=1">', "_static/sg_gallery.css?v=1"),
+])
+def test_a_script_or_stylesheet_the_site_does_not_hold_fails(tmp_path, head, missing):
+    problems = _site(tmp_path, "<p>text</p>", head=_HEAD + head)
+    assert problems == [("page.html", f"<{head[1:head.index(' ')]}> loads {missing}, which the "
+                                      "site does not hold")]
+
+
+def test_a_page_in_a_folder_loads_from_the_site_s_root(tmp_path):
+    _site(tmp_path, "<p>text</p>")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "mod.html").write_text(
+        '<head><script src="../_static/mathjax/tex-chtml.js"></script>'
+        '<script src="_static/mathjax/tex-chtml.js"></script></head>')
+    problems = [(path.relative_to(tmp_path).as_posix(), message)
+                for path, _, message in offline_check.check(tmp_path)]
+    assert problems == [("api/mod.html", "<script> loads _static/mathjax/tex-chtml.js, which the "
+                                         "site does not hold")]
+
+
+def test_the_theme_s_templates_among_the_static_files_are_not_pages(tmp_path):
+    _site(tmp_path, "<p>text</p>")
+    (tmp_path / "_static" / "webpack-macros.html").write_text(
+        "<script src=\"{{ pathto('_static/x.js', 1) }}\"></script><p>``x``</p>")
+    assert offline_check.check(tmp_path) == []
 
 
 def test_the_command_line_exit_status(tmp_path, capsys):

@@ -23,8 +23,13 @@ run = CqBoost(mu=0.05, epsilon=1e-6, max_iter=60).start(
     describe=pool.describe).run()
 frame = run.to_frame()
 print(f"{len(frame)} columns added; stop reason: {run.stop_reason}")
-print(frame[["iteration", "label", "edge", "nu", "violation", "c_bound"]].tail(5)
-      .round(5).to_string(index=False))
+# ``nu`` ends at zero up to the solver's round-off (a few 1e-18 either side), which rounding
+# would print as -0.0; adding 0.0 leaves every number as it is but a negative zero, which
+# becomes 0.0
+table = frame[["iteration", "label", "edge", "nu", "violation", "c_bound"]].tail(5).round(5)
+floats = table.select_dtypes("float").columns
+table[floats] = table[floats] + 0.0
+print(table.to_string(index=False))
 
 # %%
 # What the figure shows: each added column's edge against ``nu`` of the program just solved.

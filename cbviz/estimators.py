@@ -2,11 +2,14 @@
 
 ``staged_decision_function`` / ``staged_predict`` replay the history, as scikit-learn's
 AdaBoost does.  The decision function is the normalized vote ``sum_k Q_k h_k(x)`` in [-1, 1]
-(the margin's sign-free part), positive for ``classes_[1]``.
+(the margin's sign-free part), positive for ``classes_[1]``.  ``predict_proba`` is
+scikit-learn's AdaBoost's two-class formula on it, a monotone score rather than a calibrated
+probability (:meth:`_VoteClassifier.predict_proba`).
 """
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -33,7 +36,10 @@ _ATTRS_DOC = """Attributes
     n_iter_ : int
         Number of iterations run (the length of ``history_``).
     stop_reason_ : str or None
-        Why the run stopped.
+        Why the run stopped: the paper's own rule, or a cap that cut it short.
+    capped_ : bool
+        True when a cap (``max_iter`` where the paper has a stopping rule of its own, MinCq's
+        ``max_products``) stopped the run before that rule; ``stop_reason_`` names both.
 
     Notes
     -----
@@ -72,11 +78,11 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, encoded = np.unique(y, return_inverse=True)
         if self.classes_.size == 1:
-            raise ValueError(f"y has only one class ({self.classes_[0]!r}); {type(self).__name__} "
-                             "needs exactly two")
+            raise ValueError(f"y has only one class ({_labels(self.classes_)}); "
+                             f"{type(self).__name__} needs exactly two")
         if self.classes_.size > 2:
             raise ValueError(f"Only binary classification is supported by {type(self).__name__}; "
-                             f"y has {self.classes_.size} classes {list(self.classes_[:6])}. "
+                             f"y has {self.classes_.size} classes ({_labels(self.classes_)}). "
                              "Pick two classes or use one-vs-rest.")
         signs = np.where(encoded == 1, 1, -1)
         pool = StumpPool() if self.pool is None else self.pool
@@ -88,6 +94,7 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
         self.weights_ = run.weights
         self.n_iter_ = len(run.history)
         self.stop_reason_ = run.stop_reason
+        self.capped_ = run.capped
         return self
 
     def _votes(self, X):
@@ -105,6 +112,28 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
         """Majority-vote labels (ties go to ``classes_[0]``)."""
         votes = self.decision_function(X)
         return self.classes_[(votes > 0).astype(int)]
+
+    def predict_proba(self, X):
+        """Class scores in [0.27, 0.73], columns in the order of ``classes_``.
+
+        scikit-learn's ``AdaBoostClassifier.predict_proba`` for two classes, on the normalized
+        vote ``f(x)`` in [-1, 1] (:meth:`decision_function`): the softmax of ``(-f/2, f/2)``,
+        i.e. ``P(classes_[1] | x) = 1 / (1 + exp(-f(x)))``.  It is a monotone transform of the
+        vote, so rankings (ROC AUC, precision-recall) are those of the decision function and
+        its argmax is :meth:`predict` (a tie, ``f = 0``, goes to ``classes_[0]``); it is not a
+        calibrated probability: wrap the classifier in
+        ``sklearn.calibration.CalibratedClassifierCV`` for one.
+        """
+        return _proba(self.decision_function(X))
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        return np.log(self.predict_proba(X))
+
+    def staged_predict_proba(self, X):
+        """Yield :meth:`predict_proba` after each iteration of the fitted run."""
+        for f in self.staged_decision_function(X):
+            yield _proba(f)
 
     def staged_decision_function(self, X):
         """Yield the normalized vote after each iteration of the fitted run."""
@@ -126,6 +155,22 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
+def _labels(classes, limit=6):
+    """Class labels for a message as plain values (``0, 1, 2``; ``'a', 'b'``), not NumPy
+    reprs, cut after ``limit``."""
+    shown = [repr(c) if isinstance(c, str) else str(c) for c in classes[:limit].tolist()]
+    return ", ".join(shown) + (f" and {classes.size - limit} more" if classes.size > limit else "")
+
+
+def _proba(f):
+    """``[P(classes_[0]), P(classes_[1])]`` from the normalized vote ``f``: ``expit(f)`` for
+    ``classes_[1]``, kept above 1/2 where ``f > 0`` (``expit`` rounds votes below ~1e-16 to
+    1/2 exactly), so the argmax is always the majority vote's class."""
+    p = expit(f)
+    p = np.where(f > 0, np.maximum(p, np.nextafter(0.5, 1.0)), p)
+    return np.column_stack([1.0 - p, p])
+
+
 class CBBoostClassifier(_VoteClassifier):
     """CB-Boost (Bauvin et al. 2020) as a scikit-learn classifier.
 
@@ -133,7 +178,8 @@ class CBBoostClassifier(_VoteClassifier):
     ----------
     {pool}
     max_iter : int
-        Maximum number of iterations.
+        The number of iterations T; the paper runs a fixed T of the user's choice (100 is our
+        default).
     direction : {{"exhaustive", "gradient"}}
         Direction rule: CB-Boost or GB-CB-Boost.
     eligible : {{"theorem3", "all"}}
@@ -165,7 +211,10 @@ class MinCqClassifier(_VoteClassifier):
     ----------
     {pool}
     mu : float in (0, 1]
-        First moment of the margin imposed by the program.
+        First moment of the margin imposed by the program; chosen by cross-validation in the
+        papers (0.05 is our default, the CB-Boost paper's Sect. 5.6 value).  Above the
+        largest one the posteriors reach on the training data, ``fit`` raises
+        :class:`~cbviz.algorithms.MuLimitError` with both numbers.
     form : {{"quasi_uniform", "simplex"}}
         MinCq's quasi-uniform program, or the plain program (2) of Roy et al. 2016.
     delta : float in (0, 1]
@@ -190,11 +239,18 @@ class CqBoostClassifier(_VoteClassifier):
     ----------
     {pool}
     mu : float in (0, 1]
-        First moment of the margin imposed by the restricted programs.
+        First moment of the margin imposed by the restricted programs (cross-validated in the
+        paper; 0.05 is our default).  Its upper limit depends on the training data: the first
+        moment of the margin of the best single voter, ``max_k mean(y h_k)``
+        (:func:`cbviz.algorithms.cqboost.mu_limit`); above it ``fit`` raises
+        :class:`~cbviz.algorithms.MuLimitError` (a ``ValueError``) with both numbers.
     epsilon : float >= 0
-        Stop when no column's edge exceeds the dual variable by more than epsilon.
-    max_iter : int
-        Maximum number of columns.
+        Stop when no column's edge exceeds the dual variable by more than epsilon
+        (Algorithm 1's rule, the paper's 1e-6).
+    max_iter : int or None
+        ``None`` (the default): no cap, columns are added until the epsilon rule, as in the
+        paper.  A number caps the columns: ``capped_`` and ``stop_reason_`` say when it cut
+        the run short.
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
@@ -203,7 +259,7 @@ class CqBoostClassifier(_VoteClassifier):
 
     _factory = CqBoost
 
-    def __init__(self, pool=None, mu=0.05, epsilon=1e-6, max_iter=100, delta=0.05):
+    def __init__(self, pool=None, mu=0.05, epsilon=1e-6, max_iter=None, delta=0.05):
         self.pool = pool
         self.mu = mu
         self.epsilon = epsilon
@@ -222,9 +278,12 @@ class QuadBoostClassifier(_VoteClassifier):
     lam : float > 0 or None
         lambda of "l1" / "l2" (None: 0.01 for L1, 1 for L2); unused otherwise.
     alpha_max : float > 0
-        Largest absolute weight ("linf" only).
-    max_iter : int
-        Maximum number of steps.
+        Largest absolute weight ("linf" only; the paper cross-validates it in [1e-4, 0.1]).
+    max_iter : int or None
+        The number of steps T of vanilla, L2 and Linf QuadBoost (early stopping, T
+        cross-validated in the paper; 100 is our default).  "l1" stops by its own rule: there
+        ``max_iter`` is a cap (``capped_`` says when it cut the run short) and ``None`` runs
+        to that rule.
     reweight : bool
         Let voters already in the ensemble be chosen again (Sect. 3.1).
     delta : float in (0, 1]
@@ -235,7 +294,7 @@ class QuadBoostClassifier(_VoteClassifier):
 
     _factory = QuadBoost
 
-    def __init__(self, pool=None, regularization=None, lam=None, alpha_max=1.0, max_iter=100,
+    def __init__(self, pool=None, regularization=None, lam=None, alpha_max=0.05, max_iter=100,
                  reweight=False, delta=0.05):
         self.pool = pool
         self.regularization = regularization
@@ -258,9 +317,11 @@ class KLBoostClassifier(_VoteClassifier):
     gamma : float in [1e-4, 1e4]
         Margin scale inside the loss.
     epsilon : float in (0, 1]
-        Stop when no weight moves by more than epsilon in a pass.
-    max_iter : int
-        Maximum number of passes over the voters.
+        Stop when no weight moves by more than epsilon in a pass (Algorithm 1's
+        convergence; the paper names no value, 1e-6 is our default).
+    max_iter : int or None
+        ``None`` (the default): no cap, passes until the epsilon rule.  A number caps the
+        passes: ``capped_`` and ``stop_reason_`` say when it cut the run short.
     random_state : int >= 0 or None
         Seed of the order of the coordinates in each pass.
     delta : float in (0, 1]
@@ -271,7 +332,7 @@ class KLBoostClassifier(_VoteClassifier):
 
     _factory = KLBoost
 
-    def __init__(self, pool=None, loss="quadratic", C=1.0, gamma=0.1, epsilon=1e-6, max_iter=100,
+    def __init__(self, pool=None, loss="quadratic", C=1.0, gamma=0.1, epsilon=1e-6, max_iter=None,
                  random_state=0, delta=0.05):
         self.pool = pool
         self.loss = loss
@@ -290,9 +351,9 @@ class VEBBoostClassifier(_VoteClassifier):
     ----------
     {pool}
     lam : float in [0, 1]
-        Weight of the sample-variance penalty.
+        Weight of the sample-variance penalty (the user's choice in the paper; 0.5 is ours).
     max_iter : int
-        Maximum number of steps.
+        The number of rounds S of the paper's loop, the user's choice (100 is our default).
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``history_``.
 
@@ -315,7 +376,7 @@ class AdaBoostClassifier(_VoteClassifier):
     ----------
     {pool}
     max_iter : int
-        Maximum number of steps.
+        The number of boosting rounds T, the user's choice (100 is our default).
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``history_``.
 

@@ -308,7 +308,8 @@ def test_a_link_value_beyond_the_widget_range_is_shown():
      "'sideways'"),
     ("quadboost", "lam", -1, {"regularization": "l1"}, "a float in (0, inf)", "-1", "-1.0"),
     ("klboost", "gamma", 0, {}, "a float in [0.0001, 10000]", "0", "0.0"),
-    ("cqboost", "max_iter", 0, {}, "an int in [1, inf)", "0", "0"),
+    ("cqboost", "max_iter", 0, {}, "an int in [1, inf) or None", "0", "0"),  # None: no cap
+    ("adaboost", "max_iter", 0, {}, "an int in [1, inf)", "0", "0"),   # T, a number
 ])
 def test_by_hand(key, name, value, context, words, text, read):
     """``text``: the value in a link, ``read``: the value the link's text is read as."""

@@ -7,7 +7,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from cbviz.algorithms import ParameterError
+from cbviz.algorithms import MuLimitError, ParameterError
 from cbviz.estimators import (AdaBoostClassifier, CBBoostClassifier, CqBoostClassifier,
                               KLBoostClassifier, MinCqClassifier, QuadBoostClassifier,
                               VEBBoostClassifier)
@@ -19,9 +19,9 @@ PEERS = [CBBoostClassifier(max_iter=20),
          CBBoostClassifier(pool=RBFPool(20), max_iter=15, reuse_voters=True),
          MinCqClassifier(pool=StumpPool(5), mu=0.05),
          MinCqClassifier(pool=StumpPool(5), form="simplex"),
-         CqBoostClassifier(pool=StumpPool(5), max_iter=10),
+         CqBoostClassifier(pool=StumpPool(5)),   # to Algorithm 1's rule (the default)
          QuadBoostClassifier(max_iter=20, regularization="l1"),
-         KLBoostClassifier(pool=StumpPool(5), max_iter=5),
+         KLBoostClassifier(pool=StumpPool(5)),   # to convergence (the default)
          VEBBoostClassifier(max_iter=20),
          AdaBoostClassifier(max_iter=20)]
 
@@ -124,3 +124,88 @@ def test_a_pickled_model_holds_the_model_not_the_training_data(cancer):
     np.testing.assert_array_equal(again.predict(X), clf.predict(X))
     assert [list(f) for f in again.staged_decision_function(X[:5])] == \
         [list(f) for f in clf.staged_decision_function(X[:5])]
+
+
+def test_class_labels_in_messages_are_plain_values():
+    X, _ = make_moons(60, noise=0.2, random_state=0)
+    with pytest.raises(ValueError) as caught:
+        CBBoostClassifier().fit(X, np.arange(60) % 3)
+    assert "y has 3 classes (0, 1, 2). Pick two classes" in str(caught.value)
+    with pytest.raises(ValueError) as caught:
+        CBBoostClassifier().fit(X, np.array(["a", "b", "c"])[np.arange(60) % 3])
+    assert "y has 3 classes ('a', 'b', 'c')." in str(caught.value)
+    with pytest.raises(ValueError) as caught:
+        CBBoostClassifier().fit(X, (np.arange(60) % 9).astype(float))
+    assert "9 classes (0.0, 1.0, 2.0, 3.0, 4.0, 5.0 and 3 more)" in str(caught.value)
+    with pytest.raises(ValueError) as caught:
+        CBBoostClassifier().fit(X, np.full(60, 7))
+    assert str(caught.value).startswith("y has only one class (7);")
+    assert "np." not in str(caught.value)
+
+
+def test_cqboost_by_default_runs_past_the_old_cap_to_the_epsilon_rule(cancer):
+    X, y = cancer
+    clf = CqBoostClassifier().fit(X, y)
+    assert clf.n_iter_ > 100 and not clf.capped_   # 100 columns was the old default's cap
+    assert clf.stop_reason_.startswith("no column violates the dual constraint by more than "
+                                       "epsilon")
+    capped = CqBoostClassifier(max_iter=20).fit(X, y)
+    assert capped.n_iter_ == 20 and capped.capped_
+    assert capped.stop_reason_.startswith("max_iter reached (20) before the paper's stopping "
+                                          "rule: a cap cut the run short")
+    assert not CBBoostClassifier(max_iter=20).fit(X, y).capped_   # T is CB-Boost's rule
+
+
+def test_mu_above_the_data_limit_is_refused_with_the_numbers(cancer):
+    X, y = cancer
+    with pytest.raises(MuLimitError) as caught:
+        CqBoostClassifier(mu=0.95).fit(X, y)
+    err = caught.value
+    assert isinstance(err, ValueError) and err.mu == 0.95 and 0 < err.limit < 0.95
+    assert f"above its upper limit on these data, {err.limit:.10g}" in str(err)
+    assert "best single voter" in str(err)
+
+
+@pytest.mark.parametrize("estimator", [CBBoostClassifier(max_iter=15), MinCqClassifier(),
+                                       AdaBoostClassifier(max_iter=15)],
+                         ids=lambda e: type(e).__name__)
+def test_predict_proba_is_sklearn_adaboosts_score(estimator, cancer):
+    X, y = cancer
+    names = np.where(y == 1, "benign", "malignant")   # classes_[1] = "malignant"
+    clf = estimator.fit(X, names)
+    f = clf.decision_function(X)
+    p = clf.predict_proba(X)
+    assert p.shape == (y.size, 2)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=0, atol=1e-15)
+    assert np.array_equal(clf.classes_[p.argmax(axis=1)], clf.predict(X))
+    # scikit-learn's AdaBoostClassifier (two classes): softmax of (-f/2, f/2), column 1 for
+    # classes_[1], the side a positive vote predicts
+    e = np.exp(np.column_stack([-f, f]) / 2)
+    np.testing.assert_allclose(p, e / e.sum(axis=1, keepdims=True), rtol=1e-12)
+    assert np.all((p > 0.26) & (p < 0.74))           # f in [-1, 1]: a score, not calibrated
+    np.testing.assert_allclose(clf.predict_log_proba(X), np.log(p))
+    staged = list(clf.staged_predict_proba(X))
+    assert len(staged) == clf.n_iter_
+    np.testing.assert_allclose(staged[-1], p, rtol=0, atol=1e-12)
+
+
+def test_predict_proba_ties_and_round_off_follow_predict():
+    from cbviz.estimators import _proba
+    f = np.array([0.0, 1e-18, -1e-18, 3e-17, 0.5])
+    p = _proba(f)
+    assert np.array_equal(p.argmax(axis=1), (f > 0).astype(int))   # predict's rule
+    assert p[0, 0] == p[0, 1] == 0.5 and np.all(p[:, 1] >= 0.5 - 1e-16)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=0, atol=1e-16)
+
+
+def test_scikit_learn_tooling_uses_predict_proba(cancer):
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.model_selection import cross_val_score
+    X, y = cancer
+    clf = CBBoostClassifier(pool=StumpPool(5), max_iter=20)
+    auc = cross_val_score(clf, X, y, cv=3, scoring="roc_auc")
+    assert auc.min() > 0.9
+    loss = cross_val_score(clf, X, y, cv=3, scoring="neg_log_loss")   # needs predict_proba
+    calibrated = CalibratedClassifierCV(clf, cv=3).fit(X, y)
+    p = calibrated.predict_proba(X)
+    assert p.max() > 0.9 and np.all(np.isfinite(loss))   # calibration spreads the scores

@@ -10,14 +10,14 @@ from .cbboost import (CBBoost, CBBoostCandidates, CBBoostRun, DirectionCurve, lo
 from .cqboost import CqBoost, CqBoostRun
 from .klboost import KLBoost, KLBoostRun
 from .mincq import MinCq, MinCqRun, mincq_on_history
-from ._qp import QPError
+from ._qp import MuLimitError, QPError
 from .quadboost import QuadBoost, QuadBoostRun
 from .registry import ALGORITHMS, AlgorithmSpec, Param, make_algorithm
 from .vebboost import VEBBoost, VEBBoostRun
 
 __all__ = ["ALGORITHMS", "AdaBoost", "AdaBoostRun", "AlgorithmSpec", "CBBoost",
            "CBBoostCandidates", "CBBoostRun", "Candidates", "CqBoost", "CqBoostRun",
-           "DirectionCurve", "KLBoost", "KLBoostRun", "MinCq", "MinCqRun", "Param",
+           "DirectionCurve", "KLBoost", "KLBoostRun", "MinCq", "MinCqRun", "MuLimitError", "Param",
            "ParameterError", "QPError", "QuadBoost", "QuadBoostRun", "Record", "Run", "VEBBoost",
            "VEBBoostRun", "lockstep", "lockstep_start", "lockstep_table", "make_algorithm",
            "mincq_on_history", "one_direction_c_bound", "pick_correlations", "run_in_turn",

@@ -16,7 +16,8 @@ from cvxopt import matrix, solvers
 from ..constraints import Interval
 from .base import ParameterError
 
-__all__ = ["QPError", "QPSolution", "MU", "drop_tiny", "solve_qp", "unreachable_mu"]
+__all__ = ["QPError", "MuLimitError", "QPSolution", "MU", "drop_tiny", "solve_qp",
+           "unreachable_mu"]
 
 # interior-point solutions put ~1e-12 rather than 0 on inactive variables; weights below this
 # fraction of the largest one count as zero (so a record's support is the real one)
@@ -42,6 +43,21 @@ class QPError(ParameterError):
         super().__init__(f"{message} (solver status: {status}); {hint}")
         self.status = status
         self.hint = hint
+
+
+class MuLimitError(QPError):
+    """``mu`` above the largest first moment of the margin that the program's posteriors
+    reach on the training data (``limit``): the program is infeasible (status "infeasible").
+
+    ``mu``, ``limit`` and ``program`` are kept; the message gives both numbers and, in
+    ``why``, where the limit comes from (for CqBoost: the best single voter's first moment).
+    """
+
+    def __init__(self, mu, limit, program, why=""):
+        super().__init__(f"{program}: mu = {mu:.10g} is above its upper limit on these data, "
+                         f"{limit:.10g}" + (f": {why}" if why else ""), "infeasible",
+                         f"lower mu: the largest reachable first moment is {limit:.10g}")
+        self.mu, self.limit, self.program = mu, limit, program
 
 
 @dataclass(frozen=True)
@@ -95,11 +111,11 @@ def solve_qp(P, c, G, h, A, b, *, what, hint):
 MU = Interval(float, 0, 1, closed="right")
 
 
-def unreachable_mu(mu, largest, program):
-    """The :class:`QPError` for a ``mu`` above the largest first moment any posterior reaches."""
-    return QPError(f"{program}: no posterior reaches a first moment of the margin of {mu:.10g}",
-                   "infeasible",
-                   f"lower mu: the largest reachable first moment is {largest:.10g}")
+def unreachable_mu(mu, largest, program, why=""):
+    """The :class:`MuLimitError` for a ``mu`` above the largest first moment any posterior
+    reaches (``why``: where that limit comes from, in words)."""
+    return MuLimitError(mu, largest, program, why or "no posterior reaches a larger first "
+                        "moment of the margin")
 
 
 def drop_tiny(x):

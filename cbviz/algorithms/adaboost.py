@@ -48,7 +48,9 @@ class AdaBoost:
     Parameters
     ----------
     max_iter : int >= 1
-        Maximum number of boosting steps.
+        The number of boosting rounds T, the user's choice in Freund & Schapire's algorithm
+        (the CqBoost and QuadBoost papers cross-validate it between 1e2 and 1e6); 100 is our
+        default.  A run may stop before: no voter better than chance, or a perfect voter.
     delta : float in (0, 1]
         Confidence parameter of the PAC-Bayesian bounds in the records.
     """

@@ -18,13 +18,16 @@ from ..constraints import Interval, ParameterError, validate
 from ..voters import as_operator
 from ._history import Vote, WeightLog, frozen
 
-__all__ = ["ParameterError", "Candidates", "Record", "Run", "MAX_ITER", "DELTA", "check_params"]
+__all__ = ["ParameterError", "Candidates", "Record", "Run", "MAX_ITER", "MAX_ITER_OR_NONE", "DELTA",
+           "check_params"]
 
 # a run snapshots its vote after at least this many weight changes (:meth:`Run._vote`)
 SNAPSHOT_MIN = 64
 
 # the two parameters every algorithm takes (declared in each factory's _parameter_constraints)
 MAX_ITER = Interval(int, 1, None, closed="left")
+# an algorithm whose paper has a stopping rule of its own also takes None: no cap, run to that rule
+MAX_ITER_OR_NONE = Interval(int, 1, None, closed="left", none=True)
 DELTA = Interval(float, 0, 1, closed="right")   # the confidence parameter of the bounds
 
 
@@ -172,7 +175,14 @@ class Run:
     :meth:`_set_weights` or :meth:`_set_signed`: these keep the support (the indices of the
     non-zero weights, sorted) up to date, so that a step that moves a few voters costs no
     scan of the n weights (a pool of every midpoint has millions of voters).
+
+    A run stops by its paper's rule or after ``max_iter`` records (None: no limit).  Where
+    :attr:`own_rule` is None the paper runs a fixed number of iterations T, and ``max_iter`` is
+    T; else reaching ``max_iter`` first is a cap: the run is ``capped`` and its reason says so.
     """
+
+    #: the paper's own stopping rule in words when it is not a fixed number of iterations
+    own_rule: str | None = None
 
     def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, delta=0.05, describe=None):
         self.H = check_outputs(as_operator(H), "H")
@@ -187,11 +197,12 @@ class Run:
         if self.H_test is not None and self.H_test.shape[1] != n:
             raise ParameterError(f"H_test has {self.H_test.shape[1]} voters, H has {n}")
         owner = type(self).__name__.removesuffix("Run")
-        self.max_iter = MAX_ITER.check(max_iter, "max_iter", owner)
+        self.max_iter = MAX_ITER_OR_NONE.check(max_iter, "max_iter", owner)
         self.delta = DELTA.check(delta, "delta", owner)
         self.describe = describe
         self.history: list[Record] = []
         self.stop_reason: str | None = None
+        self.capped = False   # a cap (max_iter, a solver's budget) stopped it before its rule
         self._a = np.zeros(n)
         self._support = np.empty(0, dtype=np.int64)
         # the weight changes since the last snapshot (records keep it and its length)
@@ -289,11 +300,30 @@ class Run:
             return None
         record = self._record(*moved, seconds=time.perf_counter() - t0)
         self.history.append(record)
-        if len(self.history) >= self.max_iter and not self.done:
-            self.stop_reason = f"max_iter reached ({self.max_iter})"
+        if self.max_iter is not None and len(self.history) >= self.max_iter and not self.done:
+            self._stop_at_max_iter()
         if self.done:
             self._log.trim(self._log_used)
         return record
+
+    def _stop_at_max_iter(self):
+        """Stop after ``max_iter`` records: the paper's T, its own rule if that holds now, or
+        a cap that cut the run short of it."""
+        n = self.max_iter
+        if self.own_rule is None:
+            self.stop_reason = (f"max_iter reached ({n}): the paper's rule, a fixed number of "
+                                f"iterations T = {n}")
+        elif (reason := self._own_stop()) is not None:
+            self.stop_reason = reason
+        else:
+            self.capped = True
+            self.stop_reason = (f"max_iter reached ({n}) before the paper's stopping rule: a cap "
+                                f"cut the run short ({self.own_rule})")
+
+    def _own_stop(self):
+        """The reason :attr:`own_rule` stops the run as it stands, or None (a rule tested at
+        the end of a step sets ``stop_reason`` in :meth:`_advance` itself)."""
+        return None
 
     def run(self, callback=None):
         """Step until done; ``callback(record)`` after each step. Returns ``self``."""

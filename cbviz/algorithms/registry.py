@@ -125,7 +125,9 @@ class AlgorithmSpec:
 def _mu(default):
     return Param("mu", "μ (first moment of the margin)", default,
                  "the margin's mean the program imposes; smaller μ lets the vote spread its "
-                 "weight, larger μ asks for a more confident vote", log=True, shown=(1e-4, 1.0))
+                 "weight, larger μ asks for a more confident vote. Its upper limit depends on "
+                 "the training data: the largest first moment a vote reaches (for CqBoost and "
+                 "the simplex program, the best single voter's)", log=True, shown=(1e-4, 1.0))
 
 
 _CQ_PLOTS = (
@@ -173,7 +175,8 @@ ALGORITHMS = {spec.key: spec for spec in (
         "the dual constraint most, then re-solves the C-bound program on the chosen voters",
         CqBoost, "second moment of the margin μ₂ on the chosen voters",
         (_mu(0.05), Param("epsilon", "ε (dual tolerance)", 1e-6,
-                          "stop when no voter's edge exceeds ν + ε", log=True,
+                          "stop when no voter's edge exceeds ν + ε (Algorithm 1's rule; the "
+                          "paper's ε is 1e-6)", log=True,
                           shown=(1e-10, 1e-1))),
         extra_plots=_CQ_PLOTS),
     AlgorithmSpec(

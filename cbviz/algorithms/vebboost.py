@@ -81,9 +81,11 @@ class VEBBoost:
     ----------
     lam : float in [0, 1]
         Weight of the sample-variance penalty.  At 0 the cost is the squared exponential
-        loss and each step is half of AdaBoost's step from the same example weights.
+        loss and each step is half of AdaBoost's step from the same example weights.  The
+        paper leaves it to the user (Theorem 2 needs it in [0, 1]); 0.5 is our default.
     max_iter : int >= 1
-        Maximum number of boosting steps.
+        The number of rounds S of Figure 1's loop, the user's choice; 100 is our default.
+        A run stops before when the step would be non-positive (Figure 1's break).
     delta : float in (0, 1]
         Confidence parameter of the PAC-Bayesian bounds in the records.
     """

@@ -42,7 +42,7 @@ def fmt(value, digits=3, sign=False):
 def stopped_because(run):
     """Why ``run`` stopped, in a student's words: its iteration limit, or the first clause of
     its stop reason (the rest names the Python options that would go on)."""
-    if len(run.history) >= run.max_iter:
+    if run.max_iter is not None and len(run.history) >= run.max_iter:
         return f"it reached its limit of {run.max_iter} iterations"
     return (run.stop_reason or "").split(";")[0]
 

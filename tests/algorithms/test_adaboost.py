@@ -106,7 +106,7 @@ def test_hand_checked_tiny_case(complements):
         assert abs(rec.extra["weighted_error"] - TINY_ERRORS[t]) <= TOL
         assert abs(rec.objective - np.prod(TINY_Z[:t + 1])) <= TOL
         assert abs(rec.train_error - TINY_TRAIN_ERRORS[t]) <= TOL
-    assert run.stop_reason == "max_iter reached (4)"
+    assert run.stop_reason == "max_iter reached (4): the paper's rule, a fixed number of iterations T = 4" and not run.capped
     for t in range(4):            # the weights of earlier steps, replayed
         np.testing.assert_allclose(run.example_weights(t), TINY_D[t], rtol=0, atol=TOL)
     expected = np.zeros(H.shape[1])
@@ -266,7 +266,7 @@ def test_perfect_voter_gets_a_deciding_weight_and_stops():
 
 def test_max_iter_reached(cancer):
     run = AdaBoost(max_iter=3).start(cancer["op"], cancer["y"]).run()
-    assert len(run.history) == 3 and run.stop_reason == "max_iter reached (3)"
+    assert len(run.history) == 3 and run.stop_reason == "max_iter reached (3): the paper's rule, a fixed number of iterations T = 3"
 
 
 # --------------------------------------------------------------------------- bad inputs

@@ -257,7 +257,9 @@ def test_max_iter_and_test_error(moons):
     H, op, y = moons
     Ht, yt = H[::2], y[::2]
     run = CqBoost(mu=0.1, max_iter=3).start(op, y, H_test=Ht, y_test=yt).run()
-    assert len(run.history) == 3 and run.stop_reason == "max_iter reached (3)"
+    assert len(run.history) == 3 and run.capped and run.stop_reason == (
+        "max_iter reached (3) before the paper's stopping rule: a cap cut the run short "
+        "(Algorithm 1 stops once no column's edge exceeds nu + epsilon)")
     assert run.step() is None and len(run.history) == 3
     rec = run.history[-1]
     assert rec.test_error == np.mean(np.where(Ht @ run.weights > 0, 1.0, -1.0) != yt)

@@ -364,7 +364,10 @@ def test_stop_rule_epsilon():
     assert len(loose.history) < len(hist) and "epsilon = 0.001" in loose.stop_reason
     capped = KLBoost("quadratic", C=1.0, gamma=0.2, epsilon=1e-6, max_iter=3).start(
         complemented(Hd), y).run()
-    assert capped.stop_reason == "max_iter reached (3)"
+    assert capped.capped and capped.stop_reason == (
+        "max_iter reached (3) before the paper's stopping rule: a cap cut the run short "
+        "(Algorithm 1 repeats passes until one moves no weight by more than epsilon, Sect. 4.1)")
+    assert not loose.capped and not run.capped
 
 
 def test_determinism_and_order_independence_of_the_minimum():

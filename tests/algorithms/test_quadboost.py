@@ -435,7 +435,8 @@ def test_stop_reasons():
     assert len(run.history) == 3
     assert run.stop_reason == "every voter of the pool is already in the ensemble (reweight=False)"
     run = QuadBoost(max_iter=4, reweight=True).start(np.hstack([Hw, -Hw]), y).run()
-    assert len(run.history) == 4 and run.stop_reason == "max_iter reached (4)"
+    assert len(run.history) == 4 and run.stop_reason == "max_iter reached (4): the paper's rule, a fixed number of iterations T = 4"
+    assert not run.capped   # vanilla QuadBoost is stopped early after T steps
     # lambda above every |mu_j|: L1 stops before adding anything
     run = QuadBoost("l1", lam=1.0).start(np.hstack([Hw, -Hw]), y).run()
     assert run.history == [] and "lambda = 1" in run.stop_reason

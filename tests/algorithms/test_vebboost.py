@@ -233,7 +233,8 @@ def test_perfect_voter_gets_a_deciding_weight_and_stops():
 
 def test_max_iter_reached(cases):
     run = VEBBoost(max_iter=3).start(cases["cancer-stumps"]["op"], cases["cancer-stumps"]["y"])
-    assert run.run().stop_reason == "max_iter reached (3)" and len(run.history) == 3
+    assert run.run().stop_reason == "max_iter reached (3): the paper's rule, a fixed number of iterations T = 3" and len(run.history) == 3
+    assert not run.capped   # S rounds are the paper's loop
 
 
 # --------------------------------------------------------------------------- bad inputs

@@ -1,6 +1,4 @@
 """AppTest checks of every page: loads, steps, revisits, resets, bad input."""
-import json
-
 import numpy as np
 import pytest
 from helpers import figure_specs, values
@@ -119,7 +117,8 @@ def test_run_to_end_stops_with_reason():
     assert not at.exception
     assert len(history(at)) == 15
     assert [s.value for s in at.success] == [
-        "Stopped after 15 iterations: the iteration limit (15) was reached."]  # words, not code
+        "Stopped after 15 iterations: the iteration limit (15) was reached: the paper's rule, "
+        "a fixed number of iterations T = 15."]  # words, not code
 
 
 def test_changing_data_resets_runs_with_notice():

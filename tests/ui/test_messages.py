@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_moons
 
-from cbviz.algorithms import CBBoost
+from cbviz.algorithms import CBBoost, CqBoost
 from cbviz.plots._values import title_number
 from cbviz.plots.style import fixed
 from cbviz.ui.messages import for_app, setting
@@ -40,8 +40,12 @@ def test_cbboost_stop_reasons_name_the_step_pages_controls(eligible, reuse):
 def test_limits_and_switches_in_words():
     H, y = small_pool()
     reason = CBBoost(max_iter=2).start(H, y).run().stop_reason
-    assert reason == "max_iter reached (2)"
-    assert for_app(reason) == "the iteration limit (2) was reached"
+    assert reason == "max_iter reached (2): the paper's rule, a fixed number of iterations T = 2"
+    assert for_app(reason) == ("the iteration limit (2) was reached: the paper's rule, a fixed "
+                               "number of iterations T = 2")
+    capped = CqBoost(max_iter=2).start(H, y).run().stop_reason
+    assert for_app(capped).startswith("the iteration limit (2) was reached before the paper's "
+                                      "stopping rule: a cap cut the run short (Algorithm 1")
     assert for_app("n_estimators reached (50)") == "the iteration limit (50) was reached"
     assert for_app("every voter of the pool is already in the ensemble (reweight=False)") == \
         "every voter of the pool is already in the ensemble (Re-weight voters off)"

@@ -209,7 +209,10 @@ class CBBoost:
     Parameters
     ----------
     max_iter : int
-        Maximum number of steps (without ``reuse_voters``: voters in the vote).
+        The number of iterations T of Algorithm 1 (without ``reuse_voters``: voters in the
+        vote).  The paper runs a fixed T, a hyper-parameter (Sect. 3.4, "On the stopping
+        criterion": its randomized search picks it in Sect. 5.2, Fig. 5 uses 200); 100 is our
+        default.  Reaching it is the paper's rule, which the stop reason says.
     direction : {"exhaustive", "gradient"}
         Exhaustive: largest exact C-bound decrease (CB-Boost). Gradient: steepest descent
         direction with the same closed-form step (GB-CB-Boost).

@@ -5,6 +5,6 @@ Modules: ``_cqboost`` (:class:`CqBoost`, :class:`CqBoostRun`: the column-generat
 dual's example weights and the stopping rule) and ``_master`` (the warm-started active-set
 solver of the restricted master program, with cvxopt as its fallback).
 """
-from ._cqboost import CqBoost, CqBoostRun, example_weight_shares
+from ._cqboost import CqBoost, CqBoostRun, example_weight_shares, mu_limit
 
-__all__ = ["CqBoost", "CqBoostRun", "example_weight_shares"]
+__all__ = ["CqBoost", "CqBoostRun", "example_weight_shares", "mu_limit"]

@@ -39,11 +39,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...constraints import Interval
-from ..base import DELTA, MAX_ITER, Run, check_params, first_argmax
+from ...voters import as_operator
+from ..base import DELTA, MAX_ITER_OR_NONE, Run, check_params, first_argmax
 from ._master import MasterSolution, column_products, solve_master
 from .._qp import MU, ZERO, drop_tiny, solve_qp, unreachable_mu
 
-__all__ = ["CqBoost", "CqBoostRun", "example_weight_shares"]
+__all__ = ["CqBoost", "CqBoostRun", "example_weight_shares", "mu_limit"]
 
 _MAX_SOLVES = 20   # active-set solves allowed per program: 20 + 2 |S|, then cvxopt
 
@@ -67,8 +68,25 @@ def example_weight_shares(alpha, size):
     return np.abs(alpha) / total, alpha
 
 
+def mu_limit(H, y):
+    """The largest ``mu`` CqBoost accepts on ``(H, y)``, and the voter that reaches it.
+
+    The program's constraint ``mean(gamma) = g^T w >= mu`` with ``g_k = mean(y h_k)`` (the
+    first moment of voter k's margin) and ``w`` on the simplex: ``g^T w`` is an average of the
+    ``g_k``, at most ``max_k g_k``, which the best single voter reaches alone (it is also
+    Algorithm 1's first column, picked under uniform example weights).  Returns
+    ``(max_k g_k, argmax_k g_k)``; ``H`` a voter matrix or operator, ``y`` in {-1, +1}.
+    """
+    y = np.asarray(y, dtype=float)
+    g = as_operator(H).rmatvec(y) / y.size
+    k = int(np.argmax(g))
+    return float(g[k]), k
+
+
 class CqBoostRun(Run):
     """A CqBoost run in progress (see :class:`CqBoost`)."""
+
+    own_rule = "Algorithm 1 stops once no column's edge exceeds nu + epsilon"
 
     def __init__(self, H, y, H_test=None, y_test=None, *, mu, epsilon, max_iter, delta,
                  describe):
@@ -76,11 +94,16 @@ class CqBoostRun(Run):
         self.mu, self.epsilon = mu, epsilon
         m = self.y.size
         # a convex combination's first moment is at most the best column's, and the first
-        # column chosen (uniform example weights) is that best column
+        # column chosen (uniform example weights) is that best column (:func:`mu_limit`)
         self._g = self.H.rmatvec(self.y) / m   # g_k = mean(y h_k) of every column
-        self.largest_mu = float(self._g.max())
+        best = int(np.argmax(self._g))
+        self.largest_mu = float(self._g[best])
         if mu > self.largest_mu:
-            raise unreachable_mu(mu, self.largest_mu, "CqBoost")
+            name = f", {describe(best)}" if describe is not None else ""
+            raise unreachable_mu(mu, self.largest_mu, "CqBoost", (
+                f"the first moment of the margin of the best single voter (voter {best}{name}), "
+                "max_k mean(y h_k) on the training set; a vote's first moment is the average "
+                "of its voters' under Q, so no vote reaches more"))
         self.alpha = np.full(m, 1.0 / m)   # example weights (Algorithm 1's initialization)
         self._alpha_size = np.zeros(m)     # sizes of the terms of alpha (after a solve)
         self.nu = None                     # multiplier of sum(w) = 1; none before a column
@@ -94,20 +117,31 @@ class CqBoostRun(Run):
         self._free = np.zeros(0, dtype=bool)       # ... and its working set
         self._on_mu = False
 
-    def _advance(self):
+    def _next_column(self):
+        """Algorithm 1's choice: ``(k, edge, None)`` for the column of largest edge, or
+        ``(k, edge, reason)`` when the algorithm stops here instead."""
         edges = self.H.rmatvec(self.y * self.alpha)
         edges[self.chosen] = -np.inf
         k = first_argmax(edges)
         if k < 0:
-            self.stop_reason = ("every voter of the pool is in the restricted program "
-                                "(it is the full program)")
-            return None
+            return k, None, ("every voter of the pool is in the restricted program (it is the "
+                             "full program)")
         edge, nu = float(edges[k]), self.nu
         if nu is not None and edge <= nu + self.epsilon:
-            self.stop_reason = (f"no column violates the dual constraint by more than epsilon "
-                                f"(largest edge {edge:.6g} <= nu + epsilon = "
-                                f"{nu + self.epsilon:.6g})")
+            return k, edge, (f"no column violates the dual constraint by more than epsilon "
+                             f"(largest edge {edge:.6g} <= nu + epsilon = "
+                             f"{nu + self.epsilon:.6g})")
+        return k, edge, None
+
+    def _own_stop(self):
+        return self._next_column()[2]
+
+    def _advance(self):
+        k, edge, reason = self._next_column()
+        if reason is not None:
+            self.stop_reason = reason
             return None
+        nu = self.nu
         self._add_column(k)
         w, iterations = self._solve()
         t = len(self.chosen)
@@ -181,13 +215,20 @@ class CqBoost:
     Parameters
     ----------
     mu : float in (0, 1]
-        Lower bound on the first moment of the margin.  Above the largest reachable one
-        (``max_k gamma(h_k)``, ``run.largest_mu``) ``start`` raises
-        :class:`~cbviz.algorithms._qp.QPError` with that value in its hint.
+        Lower bound on the first moment of the margin.  The paper selects it by 5-fold
+        cross-validation among 15 values from 1e-2 to 10^-0.5 (Sect. 7); 0.05 is our default.
+        Its upper limit depends on the data: the first moment of the margin of the best single
+        voter, ``max_k mean(y h_k)`` on the training set (:func:`mu_limit`,
+        ``run.largest_mu``), since a vote's first moment is its voters' average under Q.
+        Above it ``start`` raises :class:`~cbviz.algorithms._qp.MuLimitError` (a
+        ``ValueError``) naming both numbers and that voter.
     epsilon : float >= 0
-        Stop when the best column's edge is at most ``nu + epsilon`` (the paper uses 1e-6).
-    max_iter : int >= 1
-        Maximum number of columns.
+        Stop when the best column's edge is at most ``nu + epsilon``: Algorithm 1's rule,
+        with the paper's 1e-6 (Sect. 7).
+    max_iter : int >= 1 or None
+        ``None`` (the default): no cap, run to Algorithm 1's rule (at most one column per
+        voter of the pool).  A number caps the columns; a run it cuts short is ``capped``
+        and its stop reason says so.
     delta : float in (0, 1]
         Confidence parameter of the PAC-Bayesian bounds in the records.
 
@@ -203,14 +244,16 @@ class CqBoost:
     ``1/m``, when every ``alpha_i`` vanishes: :func:`example_weight_shares`),
     ``example_weight_negative`` (fraction of examples with ``alpha < 0``: margins above
     ``beta / 2``), ``solver_iterations``.  Stop reasons: no column violates the dual
-    constraint by more than epsilon; every voter is in the program; max_iter reached.
+    constraint by more than epsilon (Algorithm 1's rule); every voter is in the program (the
+    full program is solved); "max_iter reached (t) before the paper's stopping rule: a cap
+    cut the run short (...)".
     """
 
     _parameter_constraints = {
         "mu": MU, "epsilon": Interval(float, 0, None, closed="left"),  # the dual tolerance
-        "max_iter": MAX_ITER, "delta": DELTA}
+        "max_iter": MAX_ITER_OR_NONE, "delta": DELTA}
 
-    def __init__(self, mu=0.05, epsilon=1e-6, max_iter=100, delta=0.05):
+    def __init__(self, mu=0.05, epsilon=1e-6, max_iter=None, delta=0.05):
         vars(self).update(check_params(self, mu=mu, epsilon=epsilon, max_iter=max_iter,
                                        delta=delta))
 

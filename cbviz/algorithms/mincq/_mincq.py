@@ -163,7 +163,10 @@ class MinCqRun(Run):
                 + ("use solver='gram_free' (no Gram matrix)" if solver == "cvxopt" else
                    "use fewer examples or voters"), needed, free)
         if mu > self.largest_mu:
-            raise unreachable_mu(mu, self.largest_mu, f"MinCq ({form})")
+            raise unreachable_mu(mu, self.largest_mu, f"MinCq ({form})", (
+                "mean_k |mean(y h_k)| over the direct voters, each at weight +-1/n toward its "
+                "better side" if form == "quasi_uniform" else
+                "the first moment of the margin of the best single voter, max_k mean(y h_k)"))
 
     def _advance(self):
         if self.solver == "gram_free":
@@ -174,6 +177,7 @@ class MinCqRun(Run):
             sol = self._solve_simplex()
         gap, kkt = self._certificate()
         self.stop_reason = _stop_reason(sol, gap)
+        self.capped = sol.status == "max products"   # the product budget, not the optimum
         return None, None, {"objective": sol.objective, "solver_status": sol.status,
                             "solver_iterations": sol.iterations, "mu": self.mu,
                             "solver": self.solver, "duality_gap": gap, "kkt_residual": kkt,

@@ -207,8 +207,9 @@ def show():
         status += f", test error {fixed(rec.test_error, 4)}"
     status += f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {fixed(rec.kl)}"
     st.markdown(status)
-    if run.done:  # a solver that stopped short of its optimum is a warning, not a success
-        solved = run.history[-1].extra.get("solver_status", "optimal") == "optimal"
+    if run.done:  # a run cut short of its optimum or its paper's rule: a warning, not a success
+        solved = (run.history[-1].extra.get("solver_status", "optimal") == "optimal"
+                  and not run.capped)
         (st.success if solved else st.warning)(
             f"Stopped after {n} iteration{'s' * (n > 1)}: {for_app(run.stop_reason)}.",
             icon=":material/flag:" if solved else ":material/warning:")

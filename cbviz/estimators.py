@@ -15,7 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .algorithms import AdaBoost, CBBoost, CqBoost, KLBoost, MinCq, QuadBoost, VEBBoost
-from .voters import StumpPool
+from .voters import StumpPool, TreePool
 
 __all__ = ["CBBoostClassifier", "MinCqClassifier", "CqBoostClassifier", "QuadBoostClassifier",
            "KLBoostClassifier", "VEBBoostClassifier", "AdaBoostClassifier"]
@@ -23,6 +23,16 @@ __all__ = ["CBBoostClassifier", "MinCqClassifier", "CqBoostClassifier", "QuadBoo
 _POOL_DOC = """pool : voter pool or None
         Unfitted pool (``StumpPool``, ``HyperplanePool``, ``RBFPool``); cloned at fit.
         Default ``StumpPool(n_thresholds=10)`` (with complements)."""
+_TREES_DOC = """weak_learner : {{"pool", "tree"}}
+        ``"pool"``: the voters of ``pool``.  ``"tree"``: a tree of depth ``max_depth`` fitted
+        to the run's example weights each round (:class:`~cbviz.voters.TreePool`, the
+        VEB-Boost paper's Table 1 set-up; leave ``pool`` None).  ``pool_`` then holds the
+        run's trees, and the records' KL term and PAC-Bayes bounds are NaN (no prior was
+        fixed before the sample).
+    max_depth : int in [1, 10]
+        Depth of the fitted trees (``weak_learner="tree"`` only; 1: the exact weighted
+        stump search)."""
+_WEAK_LEARNERS = ("pool", "tree")
 _ATTRS_DOC = """Attributes
     ----------
     classes_ : ndarray of shape (2,)
@@ -58,8 +68,21 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
 
     def _algorithm(self):
         params = self.get_params(deep=False)
-        params.pop("pool")
+        for name in ("pool", "weak_learner", "max_depth"):
+            params.pop(name, None)
         return self._factory(**params)
+
+    def _unfitted_pool(self):
+        """The pool ``fit`` clones and fits: ``pool``, a default stump pool, or the trees of
+        ``weak_learner="tree"``."""
+        learner = getattr(self, "weak_learner", "pool")
+        if learner not in _WEAK_LEARNERS:
+            raise ValueError(f"weak_learner must be one of {_WEAK_LEARNERS}; got {learner!r}")
+        if learner == "tree":
+            if self.pool is not None:
+                raise ValueError("weak_learner='tree' fits its own trees: leave pool=None")
+            return TreePool(max_depth=self.max_depth, max_trees=self.max_iter)
+        return StumpPool() if self.pool is None else self.pool
 
     def fit(self, X, y):
         """Fit the voter pool on ``X`` and run the algorithm to its end.
@@ -85,11 +108,12 @@ class _VoteClassifier(ClassifierMixin, BaseEstimator):
                              f"y has {self.classes_.size} classes ({_labels(self.classes_)}). "
                              "Pick two classes or use one-vs-rest.")
         signs = np.where(encoded == 1, 1, -1)
-        pool = StumpPool() if self.pool is None else self.pool
         names = getattr(self, "feature_names_in_", None)
-        self.pool_ = clone(pool).fit(X, signs, feature_names=names)
+        self.pool_ = clone(self._unfitted_pool()).fit(X, signs, feature_names=names)
         run = algorithm.start(self.pool_.operator(X), signs, describe=self.pool_.describe)
         run.run()
+        if not run.fixed:   # the trees the run fitted (into a pool of its own)
+            self.pool_ = run.H.pool
         self.history_ = list(run.history)
         self.weights_ = run.weights
         self.n_iter_ = len(run.history)
@@ -188,6 +212,9 @@ class CBBoostClassifier(_VoteClassifier):
         Let a voter already in the vote be chosen again.
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``history_``.
+    {trees}
+        Trees take the gradient rule only (GB-CB-Boost: a tree fitted to the C-bound's
+        steepest direction, Theorem 3's weight); the exhaustive rule needs a finite pool.
 
     {attrs}
     """
@@ -195,13 +222,15 @@ class CBBoostClassifier(_VoteClassifier):
     _factory = CBBoost
 
     def __init__(self, pool=None, max_iter=100, direction="exhaustive", eligible="theorem3",
-                 reuse_voters=False, delta=0.05):
+                 reuse_voters=False, delta=0.05, weak_learner="pool", max_depth=3):
         self.pool = pool
         self.max_iter = max_iter
         self.direction = direction
         self.eligible = eligible
         self.reuse_voters = reuse_voters
         self.delta = delta
+        self.weak_learner = weak_learner
+        self.max_depth = max_depth
 
 
 class MinCqClassifier(_VoteClassifier):
@@ -356,17 +385,21 @@ class VEBBoostClassifier(_VoteClassifier):
         The number of rounds S of the paper's loop, the user's choice (100 is our default).
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``history_``.
+    {trees}
 
     {attrs}
     """
 
     _factory = VEBBoost
 
-    def __init__(self, pool=None, lam=0.5, max_iter=100, delta=0.05):
+    def __init__(self, pool=None, lam=0.5, max_iter=100, delta=0.05, weak_learner="pool",
+                 max_depth=3):
         self.pool = pool
         self.lam = lam
         self.max_iter = max_iter
         self.delta = delta
+        self.weak_learner = weak_learner
+        self.max_depth = max_depth
 
 
 class AdaBoostClassifier(_VoteClassifier):
@@ -379,18 +412,22 @@ class AdaBoostClassifier(_VoteClassifier):
         The number of boosting rounds T, the user's choice (100 is our default).
     delta : float in (0, 1]
         Confidence of the PAC-Bayesian bounds kept in ``history_``.
+    {trees}
 
     {attrs}
     """
 
     _factory = AdaBoost
 
-    def __init__(self, pool=None, max_iter=100, delta=0.05):
+    def __init__(self, pool=None, max_iter=100, delta=0.05, weak_learner="pool", max_depth=3):
         self.pool = pool
         self.max_iter = max_iter
         self.delta = delta
+        self.weak_learner = weak_learner
+        self.max_depth = max_depth
 
 
 for _cls in (CBBoostClassifier, MinCqClassifier, CqBoostClassifier, QuadBoostClassifier,
              KLBoostClassifier, VEBBoostClassifier, AdaBoostClassifier):
-    _cls.__doc__ = _cls.__doc__.format(pool=_POOL_DOC, attrs=_ATTRS_DOC)
+    _cls.__doc__ = _cls.__doc__.format(pool=_POOL_DOC, attrs=_ATTRS_DOC,
+                                       trees=_TREES_DOC.format())

@@ -17,11 +17,12 @@ import numpy as np
 from . import data
 from .constraints import Boolean, Interval, Options, ParameterError, refusal
 from .data.csv_files import MAX_NAME_CHARS
-from .voters import HyperplanePool, RBFPool, StumpPool
+from .voters import MAX_DEPTH, HyperplanePool, RBFPool, StumpPool, TreePool
 
 __all__ = ["Settings", "Problem", "build_problem", "POOLS", "NoFileYet"]
 
-POOLS = ("stumps", "hyperplanes", "rbf")
+POOLS = ("stumps", "hyperplanes", "rbf", "trees")
+MAX_TREES = 5000   # trees a run may fit: the step page's iteration limit
 SOURCES = ("toy", "real", "csv")
 THRESHOLD_CHOICES = ("1", "2", "3", "5", "10", "20", "50", "100", "all")
 OWNER = "the data settings"   # names the settings in a refusal (cbviz.constraints)
@@ -36,7 +37,7 @@ CONSTRAINTS = {
     "normalize": Boolean(), "feature_noise": Interval(float, 0, 5),
     "label_noise": Interval(float, 0, 0.45), "pool": Options(POOLS),
     "n_thresholds": Options(THRESHOLD_CHOICES), "n_pool": Interval(int, 1, 2000),
-    "constant_voter": Boolean(),
+    "constant_voter": Boolean(), "tree_depth": Interval(int, 1, MAX_DEPTH),
     "prior_fraction": Interval(float, 0, 0.8), "delta": Interval(float, 0.001, 1),
 }
 # the sidebar widgets' ranges and choices, read from CONSTRAINTS
@@ -75,6 +76,7 @@ class Settings:
     n_thresholds: str = "10"  # an integer as text, or "all"
     n_pool: int = 100         # hyperplanes / RBF centres
     constant_voter: bool = False  # the pool's constant voters +1 and -1 (a bias term)
+    tree_depth: int = 3       # depth of the trees a run fits (pool "trees")
     prior_fraction: float = 0.0  # share of the training part that builds the voters only
     delta: float = 0.05
 
@@ -145,10 +147,27 @@ class Problem:
     X_prior: object = None
 
     @property
+    def fixed(self):
+        """False for trees fitted by each run (:class:`~cbviz.voters.TreePool`)."""
+        return getattr(self.H_train, "fixed_in_advance", True)
+
+    @property
     def n_voters(self):
+        """Voters of the pool (for trees: the most a run may fit)."""
         return self.H_train.shape[1]
 
-    def vote_grid(self, weights, n=80):
+    @property
+    def voters_text(self):
+        """The voters in a few words, e.g. "200 voters" or "trees of depth 3 fitted each round"."""
+        if self.fixed:
+            return f"{self.n_voters} voters"
+        return f"trees of depth {self.pool.max_depth} fitted each round"
+
+    def pool_of(self, run):
+        """The pool whose voters ``run`` weighs: its own trees, or the problem's pool."""
+        return self.pool if self.fixed else run.H.pool
+
+    def vote_grid(self, weights, n=80, pool=None):
         """``(xe, ye, Z)``: the normalized vote on the cells of a grid over the plane of 2-D data
         (all points with a 5 % margin).  ``xe`` and ``ye`` are cell edges; ``Z[i, j]`` is the
         vote on the cell ``[xe[j], xe[j+1]] x [ye[i], ye[i+1]]``.
@@ -156,30 +175,34 @@ class Problem:
         A stump vote is constant between the thresholds of its voters, so for stump pools the
         cells are cut there and the picture is exact (a handful of cells in the first
         iterations); with more than ``n`` cuts on an axis, or other pools, the axis has ``n``
-        equal cells and ``Z`` is the vote at their centres.
+        equal cells and ``Z`` is the vote at their centres.  ``pool``: the run's own (trees;
+        default the problem's).
         """
+        pool = self.pool if pool is None else pool
         X = np.vstack([self.split.X_train, self.split.X_test])
         lo, hi = X.min(axis=0), X.max(axis=0)
         pad = 0.05 * (hi - lo + 1e-12)
-        xe, ye = (self._cuts(weights, j, lo[j] - pad[j], hi[j] + pad[j], n) for j in (0, 1))
+        xe, ye = (_cuts(pool, weights, j, lo[j] - pad[j], hi[j] + pad[j], n) for j in (0, 1))
         cx, cy = np.meshgrid((xe[:-1] + xe[1:]) / 2, (ye[:-1] + ye[1:]) / 2)
-        Z = self.vote_on(np.column_stack([cx.ravel(), cy.ravel()]), weights).reshape(cx.shape)
-        return xe, ye, Z
-
-    def _cuts(self, weights, feature, lo, hi, n):
-        """Cell edges on one axis: the thresholds of the stumps in the vote, else ``n`` cells."""
-        if hasattr(self.pool, "threshold_"):
-            used = (np.asarray(weights) > 0) & (self.pool.feature_ == feature)
-            t = np.unique(self.pool.threshold_[used])
-            t = t[(t > lo) & (t < hi)]
-            if t.size < n:
-                return np.concatenate([[lo], t, [hi]])
-        return np.linspace(lo, hi, n + 1)
-
-    def vote_on(self, X, weights):
-        """Normalized vote ``sum_k Q_k h_k(x)`` of weights on new inputs (e.g. a plot grid)."""
+        Z = self.vote_on(np.column_stack([cx.ravel(), cy.ravel()]), weights, pool)
+        return xe, ye, Z.reshape(cx.shape)
+    def vote_on(self, X, weights, pool=None):
+        """Normalized vote ``sum_k Q_k h_k(x)`` of weights on new inputs (e.g. a plot grid);
+        ``pool``: the run's own (trees; default the problem's)."""
         total = float(np.sum(weights))
-        return self.pool.operator(X).matvec(weights) / (total if total > 0 else 1.0)
+        pool = self.pool if pool is None else pool
+        return pool.operator(X).matvec(weights) / (total if total > 0 else 1.0)
+
+
+def _cuts(pool, weights, feature, lo, hi, n):
+    """Cell edges on one axis: the thresholds of the stumps in the vote, else ``n`` cells."""
+    if hasattr(pool, "threshold_"):
+        used = (np.asarray(weights) > 0) & (pool.feature_ == feature)
+        t = np.unique(pool.threshold_[used])
+        t = t[(t > lo) & (t < hi)]
+        if t.size < n:
+            return np.concatenate([[lo], t, [hi]])
+    return np.linspace(lo, hi, n + 1)
 
 
 class NoFileYet(data.DataError):
@@ -262,6 +285,9 @@ def load(settings, csv_file=None):
 def make_pool(settings):
     """The unfitted voter pool of the settings."""
     constant = settings.constant_voter
+    if settings.pool == "trees":   # fitted on the training part by each run: no constant
+        return TreePool(max_depth=settings.tree_depth, max_trees=MAX_TREES,
+                        random_state=settings.split_seed)
     if settings.pool == "stumps":
         return StumpPool(n_thresholds=settings.thresholds(), constant=constant)
     if settings.pool == "hyperplanes":
@@ -299,7 +325,9 @@ def build_problem(settings, csv_file=None):
     X_fit, y_fit, X_prior = split.X_train, split.y_train, None
     if settings.prior_fraction > 0:
         X_prior, y_fit, split = split_prior(split, settings.prior_fraction, settings.split_seed)
-        X_fit = X_prior
+        # a fixed pool is built from the prior part; trees are fitted by the run on the rest
+        X_fit, y_fit = (X_prior, y_fit) if settings.pool != "trees" else (split.X_train,
+                                                                           split.y_train)
     try:
         pool = make_pool(settings).fit(X_fit, y_fit, feature_names=split.feature_names)
     except ValueError as exc:

@@ -23,7 +23,12 @@ PEERS = [CBBoostClassifier(max_iter=20),
          QuadBoostClassifier(max_iter=20, regularization="l1"),
          KLBoostClassifier(pool=StumpPool(5)),   # to convergence (the default)
          VEBBoostClassifier(max_iter=20),
-         AdaBoostClassifier(max_iter=20)]
+         AdaBoostClassifier(max_iter=20),
+         # trees fitted each round (issue 32)
+         AdaBoostClassifier(max_iter=15, weak_learner="tree", max_depth=3),
+         VEBBoostClassifier(max_iter=15, weak_learner="tree", max_depth=1),
+         CBBoostClassifier(max_iter=15, weak_learner="tree", direction="gradient",
+                           eligible="all")]
 
 
 @parametrize_with_checks(PEERS)
@@ -209,3 +214,29 @@ def test_scikit_learn_tooling_uses_predict_proba(cancer):
     calibrated = CalibratedClassifierCV(clf, cv=3).fit(X, y)
     p = calibrated.predict_proba(X)
     assert p.max() > 0.9 and np.all(np.isfinite(loss))   # calibration spreads the scores
+
+
+def test_trees_fitted_each_round_are_the_models_voters(cancer):
+    """weak_learner="tree": pool_ holds the run's trees (and, pickled, not the training
+    inputs); a grid search can tune the depth; a pool beside it, or another learner, is
+    refused with the reason."""
+    import pickle
+    X, y = cancer
+    clf = AdaBoostClassifier(max_iter=10, weak_learner="tree", max_depth=2).fit(X, y)
+    assert len(clf.pool_.trees_) == 10 and clf.pool_.max_depth == 2
+    assert all("?" in clf.pool_.describe(k) or " " in clf.pool_.describe(k) for k in range(10))
+    F = clf.pool_.transform(X) @ clf.weights_[:10] / clf.weights_.sum()
+    np.testing.assert_allclose(clf.decision_function(X), F, atol=1e-12)
+    assert np.isnan(clf.history_[-1].pac_bound) and np.isnan(clf.history_[-1].kl)
+    again = pickle.loads(pickle.dumps(clf))
+    assert again.pool_.X_fit_ is None
+    np.testing.assert_array_equal(again.predict(X), clf.predict(X))
+    search = GridSearchCV(VEBBoostClassifier(max_iter=5, weak_learner="tree"),
+                          {"max_depth": [1, 3]}, cv=3).fit(X, y)
+    assert search.best_params_["max_depth"] in (1, 3)
+    with pytest.raises(ValueError, match="leave pool=None"):
+        AdaBoostClassifier(pool=StumpPool(3), weak_learner="tree").fit(X, y)
+    with pytest.raises(ValueError, match="weak_learner must be one of"):
+        AdaBoostClassifier(weak_learner="forest").fit(X, y)
+    with pytest.raises(ParameterError, match="gradient rule"):
+        CBBoostClassifier(weak_learner="tree").fit(X, y)

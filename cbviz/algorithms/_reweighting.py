@@ -8,7 +8,9 @@ Both keep the vote ``F = H a`` (non-negative weights ``a``) and, at every step:
    ``u = lam m w^2 + (1 - lam) w``);
 3. take the voter of least ``u``-weighted error ``(1 - r_k) / 2``, where
    ``r_k = sum_i u_i y_i h_k(x_i) / sum_i u_i`` is its weighted edge: one ``H^T (u * y)``
-   for the whole pool (:func:`weighted_edges`);
+   for the whole pool (:func:`weighted_edges`); or, on a :class:`~cbviz.voters.TreePool`,
+   fit a tree to the labels with ``u`` as example weights (the paper's weak learner: for
+   VEB-Boost the weights of its Section 2, which is what lets any weighted learner serve);
 4. add it with weight ``rate * ln(U+ / U-)``, ``U+-`` = ``sum_i u_i (1 +- y_i h(x_i)) / 2``
    over ``sum_i u_i`` (:func:`split_masses`): for +-1 voters the weighted mass of the examples
    it gets right and wrong, ``1 - eps`` and ``eps``.  AdaBoost's rate is 1/2, VEB-Boost's 1/4.
@@ -104,9 +106,16 @@ class ReweightingRun(Run):
         u = self._selection_weights(loss_weights(F, self.y))
         return u / u.sum()
 
+    fits_voters = True
+
     def _advance(self):
         u = self._selection_weights(loss_weights(self.F, self.y))
-        k = first_argmax(weighted_edges(self.H, self.y, u))
+        if self.fixed:
+            k = first_argmax(weighted_edges(self.H, self.y, u))
+        else:   # a tree fitted to the labels under the selection weights
+            k = self._fit_voter(self.y, u / u.sum())
+            if k is None:
+                return None
         right, wrong = split_masses(self.H.column(k), self.y, u)
         if right - wrong <= EDGE_TOL:
             self.stop_reason = self._no_progress_reason(k, wrong)

@@ -7,6 +7,7 @@ returns an immutable :class:`Record`; ``done`` and ``stop_reason`` say when and 
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from dataclasses import dataclass
 
@@ -183,10 +184,31 @@ class Run:
 
     #: the paper's own stopping rule in words when it is not a fixed number of iterations
     own_rule: str | None = None
+    #: True when the run can fit its next voter (a :class:`~cbviz.voters.TreePool`'s trees)
+    #: instead of choosing it from a fixed pool
+    fits_voters = False
 
     def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, delta=0.05, describe=None):
         self.H = check_outputs(as_operator(H), "H")
         m, n = self.H.shape
+        self.fixed = getattr(self.H, "fixed_in_advance", True)
+        if not (self.fixed or self.fits_voters):
+            raise ParameterError(f"{type(self).__name__.removesuffix('Run')} weighs a fixed, "
+                                 "finite pool; fitted trees are grown by the run itself: use "
+                                 "AdaBoost, VEB-Boost or CB-Boost's gradient rule with them")
+        if not (self.fixed or self.H.trains):
+            raise ParameterError("H must be the tree pool's operator on the inputs it was "
+                                 "fitted on: the run fits its trees there")
+        if not self.fixed:   # the run fits its trees into a pool of its own (the given
+            given, pool = self.H.pool, self.H.pool.fresh()   # pool, e.g. shared by a
+            self.H = pool.operator(self.H.X)               # class's sessions, stays empty)
+            if H_test is not None:
+                if getattr(H_test, "pool", None) is not given:
+                    raise ParameterError("H_test must be the same tree pool's operator on the "
+                                         "test inputs")
+                H_test = pool.operator(H_test.X)
+            if getattr(describe, "__self__", None) is given:   # names the run's trees
+                describe = pool.describe
         self.y = check_labels(y, m)
         if n == 0:
             raise ParameterError("the voter pool is empty")
@@ -306,6 +328,17 @@ class Run:
             self._log.trim(self._log_used)
         return record
 
+    def _fit_voter(self, labels, weights):
+        """Fit the next voter to ``labels`` (+-1) under example ``weights`` (a tree pool's
+        operator); its index, or None after stopping when the pool holds ``max_trees``."""
+        pool = self.H.pool
+        if len(pool.trees_) >= pool.max_trees:
+            self.capped = True
+            self.stop_reason = (f"the tree pool is full: max_trees={pool.max_trees} trees were "
+                                "fitted (a cap, not the algorithm's rule)")
+            return None
+        return self.H.fit_voter(labels, weights)
+
     def _stop_at_max_iter(self):
         """Stop after ``max_iter`` records: the paper's T, its own rule if that holds now, or
         a cap that cut the run short of it."""
@@ -338,9 +371,12 @@ class Run:
         support = self._support
         total = a[support].sum()
         M = bounds.margins(self.F, self.y, total)
-        kl = bounds.kl_uniform(a[support], n=a.size)
+        kl = bounds.kl_uniform(a[support], n=a.size) if self.fixed else 0.0
         scale = bounds.vote_scale(a[support], self.H.col_sq_sums[support], self.y.size) / total
         panel = bounds.bound_panel(M, kl, self.delta, scale)
+        if not self.fixed:   # no prior was fixed before the sample: no KL term, no bound
+            kl = math.nan
+            panel.update(dict.fromkeys(bounds.PAC_BOUNDS, math.nan))
         test_error = None
         if self.F_test is not None:
             test_error = float(np.mean(np.where(self.F_test > 0, 1.0, -1.0) != self.y_test))

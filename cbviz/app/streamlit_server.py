@@ -143,6 +143,7 @@ def _app_imports():
 
 
 def _step_everything():
+    from ..algorithms.base import ParameterError
     from ..algorithms.registry import ALGORITHMS, make_algorithm
     from ..problem import POOLS, Settings, build_problem
     tiny = [(Settings(n_samples=40, pool=pool, n_thresholds="2", n_pool=4), False)
@@ -156,9 +157,12 @@ def _step_everything():
             if iterative_only and not spec.iterative:
                 continue
             for params in _modes(spec):
-                run = make_algorithm(key, 2, settings.delta, **params).start(
-                    problem.H_train, problem.split.y_train, problem.H_test,
-                    problem.split.y_test, describe=problem.pool.describe)
+                try:
+                    run = make_algorithm(key, 2, settings.delta, **params).start(
+                        problem.H_train, problem.split.y_train, problem.H_test,
+                        problem.split.y_test, describe=problem.pool.describe)
+                except ParameterError:   # fitted trees and an algorithm that needs a pool
+                    continue
                 run.step()
                 run.step()
 

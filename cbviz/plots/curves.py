@@ -31,7 +31,8 @@ def bounds_figure(frame, current=None, uirevision="bounds", *, spec=False):
 
     The train error (filled, dashed) stays under the empirical C-bound: the C-bound is a
     guarantee on the majority vote's error on the training set; the PAC-Bayesian bounds
-    hold on the true risk with probability ``1 - delta``.
+    hold on the true risk with probability ``1 - delta``.  A bound that is NaN throughout (a
+    run on fitted trees: not applicable) is left out.
     ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
     draw; see :func:`._figures.styled`).
 
@@ -59,12 +60,15 @@ def bounds_figure(frame, current=None, uirevision="bounds", *, spec=False):
             (VERMILION, 2, None), (ORANGE, 1.5, "dashdot"), (GREEN, 2, None),
             (PURPLE, 1.5, "longdash"))):
         values = float_column(frame, col)
+        if not np.isfinite(values).any():   # not applicable (voters fitted to the sample)
+            continue
         fig.add_trace(line_trace(it, values, name, color, width=width, dash=dash))
-        if np.isfinite(values).any():
-            k = int(np.nanargmin(values))
-            lows_x.append(it[k])
-            lows_y.append(values[k])
-            lows_name.append(name)
+        k = int(np.nanargmin(values))
+        lows_x.append(it[k])
+        lows_y.append(values[k])
+        lows_name.append(name)
+    note = ("stars: where each PAC-Bayes bound is lowest" if lows_x else "no PAC-Bayes bound: "
+            "they need voters fixed before the sample, and these were fitted to it")
     fig.add_trace(Scatter(
         x=lows_x, y=lows_y, mode="markers", name="lowest value of each bound",
         customdata=np.array(lows_name, dtype=object),
@@ -73,8 +77,7 @@ def bounds_figure(frame, current=None, uirevision="bounds", *, spec=False):
     if current is not None:
         fig.add_trace(iteration_marker(current, 0.0, 1.02))
     return styled(fig, title="Risk bounds and train error<br><sup>train error ≤ empirical "
-                  "C-bound (Bauvin et al. 2020, Corollary 1); stars: where each PAC-Bayes bound "
-                  "is lowest</sup>", x_title=ITERATION_AXIS,
+                  f"C-bound (Bauvin et al. 2020, Corollary 1); {note}</sup>", x_title=ITERATION_AXIS,
                   y_title="risk bound / error (fraction)", uirevision=uirevision, height=420,
                   hovermode="x unified", legend_width=FULL_WIDTH, yaxis=dict(range=[0.0, 1.02]),
                   spec=spec)

@@ -119,7 +119,8 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     along the cell sides where the vote changes sign.  ``stump`` is None or
     ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
     optional ``"name"`` (legend text) and ``"color"``; a constant voter's infinite threshold
-    draws no line.
+    draws no line.  A tree: ``{"segments": [(feature, threshold, lo, hi), ...], "label": str}``
+    (:meth:`cbviz.voters.TreePool.segments`), its splits drawn within their cells.
     ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
     draw; see :func:`._figures.styled`).
 
@@ -174,19 +175,24 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
         points(X_test, y_test, 1, "test +1", "circle", False)
         points(X_test, y_test, -1, "test -1", "square", False)
     for s in ([] if stump is None else [stump] if isinstance(stump, Mapping) else stump):
-        feature, t = int(s["feature"]), float(s["threshold"])
+        cuts = s.get("segments") or [(s["feature"], s["threshold"], None, None)]
         name = s.get("name", "new voter: {label}").format(
-            label=literal_text(s["label"]) if "label" in s else f"{(fx, fy)[feature]} > {t:.4g}")
-        if not np.isfinite(t):  # a constant voter (threshold -inf): no line, a legend entry
-            x, y = [], []
-        elif feature == 0:
-            x, y = [t, t], [gy.min(), gy.max()]
-        else:
-            x, y = [gx.min(), gx.max()], [t, t]
+            label=literal_text(s["label"]) if "label" in s else
+            f"{(fx, fy)[int(cuts[0][0])]} > {float(cuts[0][1]):.4g}")
+        x, y = [], []
+        for feature, t, lo, hi in cuts:   # segments apart: NaN between them
+            if not np.isfinite(t):  # a constant voter (threshold -inf): no line
+                continue
+            grid = (gx, gy)[1 - int(feature)]
+            span = [grid.min() if lo is None else lo, grid.max() if hi is None else hi]
+            xs, ys = ([t, t], span) if int(feature) == 0 else (span, [t, t])
+            x += [*xs, np.nan]
+            y += [*ys, np.nan]
         fig.add_trace(Scatter(
-            x=x, y=y, mode="lines", name=name,
+            x=np.array(x[:-1]), y=np.array(y[:-1]), mode="lines", name=name,
             line=dict(color=s.get("color", YELLOW), width=4, dash="dash"),
-            hovertemplate=f"{name}<br>threshold = {t:.4g}<extra></extra>"))
+            hovertemplate=f"{name}<extra></extra>" if "segments" in s or not x else
+            f"{name}<br>threshold = {float(cuts[0][1]):.4g}<extra></extra>"))
     if subtitle is None:
         subtitle = "color: normalized vote Σ Qₖ hₖ(x)" + (
             "" if show_scale else " from −1 (deep blue) through 0 (white) to +1 (deep red)")

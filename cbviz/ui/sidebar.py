@@ -202,17 +202,24 @@ def _split_widgets():
 def _pool_widgets():
     pool = st.radio("Voters", POOLS, horizontal=True,
                     format_func={"stumps": "stumps", "hyperplanes": "hyperplanes",
-                                 "rbf": "RBF"}.get, **_bound("pool"))
-    if pool == "stumps":
+                                 "rbf": "RBF", "trees": "fitted trees"}.get, **_bound("pool"))
+    if pool == "trees":
+        st.slider("Tree depth", *LIMITS["tree_depth"], **_bound("tree_depth"),
+                  help="each round fits one tree of this depth to the algorithm's example "
+                       "weights (depth 1: the best weighted stump; deeper: CART). For AdaBoost, "
+                       "VEB-Boost and CB-Boost's gradient rule; the PAC-Bayes bounds do not "
+                       "apply to voters fitted to the sample")
+    elif pool == "stumps":
         st.select_slider("Thresholds per feature", THRESHOLD_CHOICES, **_bound("n_thresholds"),
                          help="equally spaced between the training min and max, or every "
                               "midpoint between distinct values; complements included")
     else:
         st.number_input("Voters in the pool (before complements)", *LIMITS["n_pool"], step=10,
                         **_bound("n_pool"))
-    st.toggle("Constant voter (bias)", **_bound("constant_voter"),
-              help="adds the voters +1 and -1, the same on every input, so the vote can shift "
-                   "its threshold; none of the papers' pools has them")
+    if pool != "trees":
+        st.toggle("Constant voter (bias)", **_bound("constant_voter"),
+                  help="adds the voters +1 and -1, the same on every input, so the vote can "
+                       "shift its threshold; none of the papers' pools has them")
     st.number_input("δ (confidence of the PAC-Bayes bounds)", *LIMITS["delta"], step=0.01,
                     format="%.3f", **_bound("delta"))
 

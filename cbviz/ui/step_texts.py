@@ -5,6 +5,12 @@ from .. import bounds
 from ..plots.style import fixed
 
 
+TREES_NOTE = ("No PAC-Bayes bound here: each round's tree was fitted to this training sample, "
+              "while the theorems need a prior over voters chosen before seeing it (a finite "
+              "pool, uniform prior). The empirical C-bound still bounds the training error "
+              "(Bauvin et al. 2020, Corollary 1).")
+
+
 def prior_note(problem):
     """What the bounds assume about the prior, for the settings in use."""
     m = problem.split.X_train.shape[0]

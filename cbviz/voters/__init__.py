@@ -11,15 +11,18 @@ kernels are compiled with numba at import (cached on disk) and release the GIL.
 
 Modules: :mod:`.operators` (the operator interface, dense matrices), :mod:`._kernels` (the
 bins and the compiled passes over them), :mod:`._threads` (how a pass is split over
-threads), :mod:`.stump_operator` (:class:`StumpOperator`) and :mod:`.pools` (the pools).
+threads), :mod:`.stump_operator` (:class:`StumpOperator`), :mod:`.pools` (the pools) and
+:mod:`.trees` (trees fitted one per round to a run's example weights, :class:`TreePool`).
 """
 from __future__ import annotations
 
 from .operators import DenseOperator, VoterOperator, as_operator
 from .pools import BINNINGS, MAX_POOL_BYTES, HyperplanePool, RBFPool, StumpPool
 from .stump_operator import StumpOperator
+from .trees import MAX_DEPTH, TreeOperator, TreePool
 from ._threads import ENGINE_THREADS, engine_threads, use_engine_threads
 
 __all__ = ["VoterOperator", "DenseOperator", "StumpOperator", "as_operator",
-           "StumpPool", "HyperplanePool", "RBFPool", "BINNINGS", "MAX_POOL_BYTES",
+           "StumpPool", "HyperplanePool", "RBFPool", "TreePool", "TreeOperator", "MAX_DEPTH",
+           "BINNINGS", "MAX_POOL_BYTES",
            "ENGINE_THREADS", "engine_threads", "use_engine_threads"]

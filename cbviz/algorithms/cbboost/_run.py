@@ -49,12 +49,22 @@ def pick_summary(candidates):
 class CBBoostRun(Run):
     """A CB-Boost run in progress (see :class:`CBBoost`)."""
 
+    fits_voters = True   # GB-CB-Boost on trees (:meth:`_fit_step`)
+
     def __init__(self, H, y, H_test=None, y_test=None, *, max_iter, direction, delta,
                  keep_candidates, describe, eligible="theorem3", reuse_voters=False):
         super().__init__(H, y, H_test, y_test, max_iter=max_iter, delta=delta, describe=describe)
         vars(self).update(check_params(CBBoost, direction=direction, eligible=eligible,
                                        reuse_voters=reuse_voters))
         self.keep_candidates = keep_candidates
+        if not self.fixed:
+            if direction != "gradient" or keep_candidates:
+                raise ParameterError(
+                    "fitted trees take CB-Boost's gradient rule (GB-CB-Boost) only: the "
+                    "exhaustive rule, and the candidates' scores, need every voter of a finite "
+                    "pool scored")
+            self._S, self._pool_exp, self._dot = self.H, 0, np.dot   # +-1 outputs: unscaled
+            return
         m = self.y.size
         # the pool the scores are computed on (scaled arithmetic, module docstring)
         self._S, self._pool_exp = scoring_pool(self.H)
@@ -131,7 +141,59 @@ class CBBoostRun(Run):
             return -1, 0.0, 0.0, whole
         return (j if ids is None else int(ids[j])), float(c.alpha[j]), float(c.decrease[j]), whole
 
+    def _fit_step(self):
+        """GB-CB-Boost on trees: a tree fitted to the C-bound's steepest descent direction,
+        weighted by Theorem 3's closed form.
+
+        Along a voter ``h``, ``-dC/dalpha = 2 gamma(F) / nu(F)^2 * mean(h * g)`` with
+        ``g = nu(F) y - gamma(F) F`` (the numerator of :func:`score_candidates`), so for +-1
+        voters the steepest direction is the classifier of labels ``sign(g)`` under example
+        weights ``|g|``: what the tree is fitted to.  The first tree is fitted to the labels
+        under uniform weights (the largest margin, as CB-Boost's first voter).
+        """
+        m = self.y.size
+        first = not self.history
+        G, shift, gamma_G, nu_G = self._normalized(self.F)
+        g = self.y if first else nu_G * self.y - gamma_G * G
+        weight = np.abs(g)
+        if not weight.sum() > 0:
+            self.stop_reason = "the C-bound's gradient vanishes on every example"
+            return None
+        k = self._fit_voter(np.where(g >= 0, 1.0, -1.0), weight / weight.sum())
+        if k is None:
+            return None
+        h = self.H.column(k)
+        gamma_h = float(self.y @ h) / m
+        if first:
+            if gamma_h <= 0:
+                self.stop_reason = ("the tree fitted to the labels has no positive margin: the "
+                                    "C-bound cannot go below 1")
+                return None
+            self._add(k, 1.0)
+            return k, 1.0, {"reused": False}
+        c = score_candidates(np.array([gamma_h]), np.array([float(h @ h) / m]),
+                             np.array([float(G @ h) / m]), gamma_G, nu_G, np.array([False]),
+                             self.eligible, False, shift)
+        if not c.valid[0]:
+            self.stop_reason = "the tree fitted to the gradient direction " + (
+                f"has γ(h) = {gamma_h:.4g} <= 0, outside Theorem 3's rule; with eligible='all' "
+                f"it would lower the C-bound by {c.best_decrease[0]:.4g}"
+                if c.best_decrease[0] > 0 else "lowers the C-bound by no finite weight")
+            return None
+        before = self.history[-1].c_bound
+        alpha = float(c.alpha[0])
+        self._add(k, alpha)
+        return k, alpha, {"predicted_decrease": float(c.decrease[0]),
+                          "actual_decrease": before - self._c_bound_now(), "reused": False}
+
+    def _c_bound_now(self):
+        """The C-bound of the current vote, computed as the records compute it."""
+        _, shift, gamma_G, nu_G = self._normalized(self.F)
+        return bounds.c_bound(gamma_G, nu_G, scale=self._scale(self._a, self._support, shift))
+
     def _advance(self):
+        if not self.fixed:
+            return self._fit_step()
         if not self.history:
             k = first_argmax(np.where(self._gamma_h > 0, self._gamma_h, -np.inf))
             if k < 0:
@@ -158,9 +220,7 @@ class CBBoostRun(Run):
         before = self.history[-1].c_bound
         reused = bool(self._a[k] > 0)
         self._add(k, alpha)
-        _, shift, gamma_G, nu_G = self._normalized(self.F)
-        after = bounds.c_bound(gamma_G, nu_G, scale=self._scale(self._a, support, shift))
-        extra = {"predicted_decrease": predicted, "actual_decrease": before - after,
+        extra = {"predicted_decrease": predicted, "actual_decrease": before - self._c_bound_now(),
                  "reused": reused}
         if self.keep_candidates == "picks":   # both rules' picks: O(1) per record
             extra.update(pick_summary(c))

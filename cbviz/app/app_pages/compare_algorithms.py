@@ -25,7 +25,7 @@ settings, problem = require_problem()
 st.title("Compare algorithms")
 tasks.stopped_notice("cmp")
 st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
-           f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
+           f"{problem.split.X_test.shape[0]} test examples · {problem.voters_text}")
 st.markdown("Every algorithm below learns from the same training examples with the same voter "
             "pool (the sidebar's), and is scored on the same test examples. The scikit-learn "
             "baselines learn their own trees from the raw features, with as many members as "
@@ -129,7 +129,7 @@ if problem.split.X_train.shape[1] == 2 and cmp.runs:
     for i in range(0, len(runs), 2):  # two a row: about 270 px each in a 1024 px window
         for col, (name, run) in zip(st.columns(2), runs[i:i + 2]):
             k = min(t, len(run.history))
-            xe, ye, Z = problem.vote_grid(run.weights_at(k), n=60)
+            xe, ye, Z = problem.vote_grid(run.weights_at(k), n=60, pool=problem.pool_of(run))
             fig = plots.decision_figure(xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test,
                                         feature_names=s.feature_names, height=300, title=name,
                                         uirevision=f"cmp_regions_{name}", show_scale=False,

@@ -34,6 +34,12 @@ The measured correlations of both picks are below.
 """
 )
 
+if not problem.fixed:
+    st.info("This page compares both rules on a finite pool: the exhaustive rule scores every "
+            "voter of it, and fitted trees are not a pool. Choose stumps, hyperplanes or RBF "
+            "voters in the sidebar; GB-CB-Boost with trees runs on the step page.",
+            icon=":material/park:")
+    st.stop()
 gx = state.store(STORE, {"max_iter": 40, "compare_all": False})
 c1, c2 = st.columns([1, 2])
 max_iter = c1.number_input("Iterations for both rules", 2, 1000,

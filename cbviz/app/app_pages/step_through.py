@@ -53,7 +53,7 @@ if pending is not None:  # from a reloaded JSON: set before the widgets are draw
 spec = ALGORITHMS[page["algorithm"]]  # the selector below writes here before a rerun
 st.title(f"Step through {spec.name}")
 st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
-           f"{problem.split.X_test.shape[0]} test examples · {problem.n_voters} voters")
+           f"{problem.split.X_test.shape[0]} test examples · {problem.voters_text}")
 stopped = tasks.stopped_notice("step")
 if stopped in beside.TOGGLES:  # its chart stays off until asked (it would restart at once)
     st.session_state[beside.TOGGLES[stopped]] = False
@@ -205,7 +205,9 @@ def show():
               f"{fixed(rec.train_error, 4)}")
     if rec.test_error is not None:
         status += f", test error {fixed(rec.test_error, 4)}"
-    status += f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {fixed(rec.kl)}"
+    status += (f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {fixed(rec.kl)}"
+               if problem.fixed else "; no PAC-Bayes bound or KL term: the trees were fitted to "
+               "this sample, and the bounds need voters fixed before it")
     st.markdown(status)
     if run.done:  # a run cut short of its optimum or its paper's rule: a warning, not a success
         solved = (run.history[-1].extra.get("solver_status", "optimal") == "optimal"
@@ -215,11 +217,14 @@ def show():
             icon=":material/flag:" if solved else ":material/warning:")
     frame = run.to_frame()
     if problem.split.X_train.shape[1] == 2:
+        # a run's trees follow from the problem, the algorithm and its parameters
+        trees = () if problem.fixed else (algorithm, tuple(sorted(params.items())))
         live_chart(lambda: decision_regions(w, rec, spec=True), key="step_fig_regions",
-                   shared=content_key("regions", PROBLEM, w, rec.index, rec.label))
+                   shared=content_key("regions", PROBLEM, trees, w, rec.index, rec.label))
         st.caption("Value of the normalized vote Σ Qₖ hₖ(x) over the plane (red: vote for +1, "
-                   "blue: vote for −1) with the training and test points; the dashed line is "
-                   "the voter chosen at this iteration.")
+                   "blue: vote for −1) with the training and test points; the dashed line"
+                   + (" is the voter" if problem.fixed else "s are the splits of the tree")
+                   + " chosen at this iteration.")
     charts = available_charts(frame, t, w, M)
     if hide.hidden("advanced"):
         chosen = page["charts"]
@@ -231,19 +236,21 @@ def show():
     if "Risk bounds" in chosen:
         live_chart(lambda: plots.bounds_figure(frame, current=t, spec=True),
                    key="step_fig_bounds", shared=content_key("bounds", frame, t))
-        st.caption(texts.prior_note(problem))
-        what_is_this("step_why_bounds", lambda: texts.explain_bounds(frame, t, settings.delta))
+        st.caption(texts.prior_note(problem) if problem.fixed else texts.TREES_NOTE)
+        if problem.fixed:
+            what_is_this("step_why_bounds",
+                         lambda: texts.explain_bounds(frame, t, settings.delta))
     for name in chosen:  # one per row: side by side they would be 270 px wide at 1024 px
         build, text = charts[name]
         if build is not None:
             live_chart(build(), key=f"step_fig_{name}")
             what_is_this(f"step_why_{name}", text)
-    if algorithm == "cbboost" and not hide.hidden("advanced"):
+    if algorithm == "cbboost" and problem.fixed and not hide.hidden("advanced"):
         beside.other_rule(run, params, start_twin, frame, t)
         beside.mincq_beside(run, frame, t)
     if "Voters table" in chosen:
         st.markdown(f"**Voters in the vote** ({rec.n_voters})")
-        st.dataframe(plots.weights_table(rec, problem.pool.describe, run.history[:t]),
+        st.dataframe(plots.weights_table(rec, problem.pool_of(run).describe, run.history[:t]),
                      hide_index=True, width="stretch", height=min(400, 38 + 35 * rec.n_voters))
     return t
 
@@ -295,7 +302,9 @@ def available_charts(frame, t, w, M):
             lambda title=title, y_title=y_title, columns=columns: plots.series_figure(
                 frame, columns, current=t, title=title, y_title=y_title,
                 uirevision=title[:20]), text)
-    if algorithm == "cbboost" and t >= 2:
+    if not problem.fixed:   # no prior over fitted trees
+        del charts["KL"]
+    if algorithm == "cbboost" and t >= 2 and problem.fixed:
         charts["Theorem 3 curve"] = (
             lambda: plots.direction_curve_figure(run.direction_curve(t)),
             "The C-bound of F + α h as a function of the new voter's weight α, all other weights "
@@ -326,10 +335,13 @@ def data_overview():
 def decision_regions(w, rec, spec=False):
     """The vote of weights ``w`` on the plane, the chosen voter of record ``rec`` dashed
     (``spec``: as a dict, for a live chart)."""
-    xe, ye, Z = problem.vote_grid(w, n=80)
+    pool = problem.pool_of(run)
+    xe, ye, Z = problem.vote_grid(w, n=80, pool=pool)
     stump = None
-    pool = problem.pool
-    if hasattr(pool, "threshold_") and rec is not None and rec.index is not None:
+    if rec is not None and rec.index is not None and hasattr(pool, "segments"):
+        stump = {"segments": pool.segments(rec.index, ((xe[0], xe[-1]), (ye[0], ye[-1]))),
+                 "label": rec.label}
+    elif hasattr(pool, "threshold_") and rec is not None and rec.index is not None:
         stump = {"feature": int(pool.feature_[rec.index]),
                  "threshold": float(pool.threshold_[rec.index]), "label": rec.label}
     s = problem.split

@@ -4,18 +4,12 @@
 AdaBoost does.  The decision function is the normalized vote ``sum_k Q_k h_k(x)`` in [-1, 1]
 (the margin's sign-free part), positive for ``classes_[1]``.  ``predict_proba`` is
 scikit-learn's AdaBoost's two-class formula on it, a monotone score rather than a calibrated
-probability (:meth:`_VoteClassifier.predict_proba`).
+probability (:meth:`cbviz._vote_classifier.VoteClassifier.predict_proba`).
 """
 from __future__ import annotations
 
-import numpy as np
-from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
-
+from ._vote_classifier import VoteClassifier
 from .algorithms import AdaBoost, CBBoost, CqBoost, KLBoost, MinCq, QuadBoost, VEBBoost
-from .voters import StumpPool, TreePool
 
 __all__ = ["CBBoostClassifier", "MinCqClassifier", "CqBoostClassifier", "QuadBoostClassifier",
            "KLBoostClassifier", "VEBBoostClassifier", "AdaBoostClassifier"]
@@ -32,7 +26,6 @@ _TREES_DOC = """weak_learner : {{"pool", "tree"}}
     max_depth : int in [1, 10]
         Depth of the fitted trees (``weak_learner="tree"`` only; 1: the exact weighted
         stump search)."""
-_WEAK_LEARNERS = ("pool", "tree")
 _ATTRS_DOC = """Attributes
     ----------
     classes_ : ndarray of shape (2,)
@@ -57,145 +50,7 @@ _ATTRS_DOC = """Attributes
     weights."""
 
 
-class _VoteClassifier(ClassifierMixin, BaseEstimator):
-    """Shared fit / predict / staged replay; subclasses name their algorithm's ``_factory``.
-
-    The hyper-parameters besides ``pool`` are the factory's: their allowed values are its
-    ``_parameter_constraints`` (:mod:`cbviz.constraints`), checked when ``fit`` makes it.
-    """
-
-    _factory = None
-
-    def _algorithm(self):
-        params = self.get_params(deep=False)
-        for name in ("pool", "weak_learner", "max_depth"):
-            params.pop(name, None)
-        return self._factory(**params)
-
-    def _unfitted_pool(self):
-        """The pool ``fit`` clones and fits: ``pool``, a default stump pool, or the trees of
-        ``weak_learner="tree"``."""
-        learner = getattr(self, "weak_learner", "pool")
-        if learner not in _WEAK_LEARNERS:
-            raise ValueError(f"weak_learner must be one of {_WEAK_LEARNERS}; got {learner!r}")
-        if learner == "tree":
-            if self.pool is not None:
-                raise ValueError("weak_learner='tree' fits its own trees: leave pool=None")
-            return TreePool(max_depth=self.max_depth, max_trees=self.max_iter)
-        return StumpPool() if self.pool is None else self.pool
-
-    def fit(self, X, y):
-        """Fit the voter pool on ``X`` and run the algorithm to its end.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), exactly two classes
-
-        Returns
-        -------
-        self
-        """
-        algorithm = self._algorithm()  # validates the hyper-parameters first
-        X, y = validate_data(self, X, y)
-        check_classification_targets(y)
-        self.classes_, encoded = np.unique(y, return_inverse=True)
-        if self.classes_.size == 1:
-            raise ValueError(f"y has only one class ({_labels(self.classes_)}); "
-                             f"{type(self).__name__} needs exactly two")
-        if self.classes_.size > 2:
-            raise ValueError(f"Only binary classification is supported by {type(self).__name__}; "
-                             f"y has {self.classes_.size} classes ({_labels(self.classes_)}). "
-                             "Pick two classes or use one-vs-rest.")
-        signs = np.where(encoded == 1, 1, -1)
-        names = getattr(self, "feature_names_in_", None)
-        self.pool_ = clone(self._unfitted_pool()).fit(X, signs, feature_names=names)
-        run = algorithm.start(self.pool_.operator(X), signs, describe=self.pool_.describe)
-        run.run()
-        if not run.fixed:   # the trees the run fitted (into a pool of its own)
-            self.pool_ = run.H.pool
-        self.history_ = list(run.history)
-        self.weights_ = run.weights
-        self.n_iter_ = len(run.history)
-        self.stop_reason_ = run.stop_reason
-        self.capped_ = run.capped
-        return self
-
-    def _votes(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
-        return self.pool_.operator(X)
-
-    def decision_function(self, X):
-        """Normalized vote ``sum_k Q_k h_k(x)``; > 0 means ``classes_[1]``."""
-        ops = self._votes(X)
-        total = self.weights_.sum()
-        return ops.matvec(self.weights_) / (total if total > 0 else 1.0)
-
-    def predict(self, X):
-        """Majority-vote labels (ties go to ``classes_[0]``)."""
-        votes = self.decision_function(X)
-        return self.classes_[(votes > 0).astype(int)]
-
-    def predict_proba(self, X):
-        """Class scores in [0.27, 0.73], columns in the order of ``classes_``.
-
-        scikit-learn's ``AdaBoostClassifier.predict_proba`` for two classes, on the normalized
-        vote ``f(x)`` in [-1, 1] (:meth:`decision_function`): the softmax of ``(-f/2, f/2)``,
-        i.e. ``P(classes_[1] | x) = 1 / (1 + exp(-f(x)))``.  It is a monotone transform of the
-        vote, so rankings (ROC AUC, precision-recall) are those of the decision function and
-        its argmax is :meth:`predict` (a tie, ``f = 0``, goes to ``classes_[0]``); it is not a
-        calibrated probability: wrap the classifier in
-        ``sklearn.calibration.CalibratedClassifierCV`` for one.
-        """
-        return _proba(self.decision_function(X))
-
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`."""
-        return np.log(self.predict_proba(X))
-
-    def staged_predict_proba(self, X):
-        """Yield :meth:`predict_proba` after each iteration of the fitted run."""
-        for f in self.staged_decision_function(X):
-            yield _proba(f)
-
-    def staged_decision_function(self, X):
-        """Yield the normalized vote after each iteration of the fitted run."""
-        ops = self._votes(X)
-        history = self.history_
-        used = np.unique(np.concatenate([r.support for r in history])) if history else np.empty(0, int)
-        cols = ops.columns(used)
-        for r in history:
-            yield cols[:, np.searchsorted(used, r.support)] @ r.weights / r.weights.sum()
-
-    def staged_predict(self, X):
-        """Yield the predicted labels after each iteration."""
-        for f in self.staged_decision_function(X):
-            yield self.classes_[(f > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-
-def _labels(classes, limit=6):
-    """Class labels for a message as plain values (``0, 1, 2``; ``'a', 'b'``), not NumPy
-    reprs, cut after ``limit``."""
-    shown = [repr(c) if isinstance(c, str) else str(c) for c in classes[:limit].tolist()]
-    return ", ".join(shown) + (f" and {classes.size - limit} more" if classes.size > limit else "")
-
-
-def _proba(f):
-    """``[P(classes_[0]), P(classes_[1])]`` from the normalized vote ``f``: ``expit(f)`` for
-    ``classes_[1]``, kept above 1/2 where ``f > 0`` (``expit`` rounds votes below ~1e-16 to
-    1/2 exactly), so the argmax is always the majority vote's class."""
-    p = expit(f)
-    p = np.where(f > 0, np.maximum(p, np.nextafter(0.5, 1.0)), p)
-    return np.column_stack([1.0 - p, p])
-
-
-class CBBoostClassifier(_VoteClassifier):
+class CBBoostClassifier(VoteClassifier):
     """CB-Boost (Bauvin et al. 2020) as a scikit-learn classifier.
 
     Parameters
@@ -233,7 +88,7 @@ class CBBoostClassifier(_VoteClassifier):
         self.max_depth = max_depth
 
 
-class MinCqClassifier(_VoteClassifier):
+class MinCqClassifier(VoteClassifier):
     """MinCq (Laviolette et al. 2011; Germain et al. 2015) as a scikit-learn classifier.
 
     Parameters
@@ -261,7 +116,7 @@ class MinCqClassifier(_VoteClassifier):
         self.delta = delta
 
 
-class CqBoostClassifier(_VoteClassifier):
+class CqBoostClassifier(VoteClassifier):
     """CqBoost (Roy et al. 2016, Algorithm 1) as a scikit-learn classifier.
 
     Parameters
@@ -296,7 +151,7 @@ class CqBoostClassifier(_VoteClassifier):
         self.delta = delta
 
 
-class QuadBoostClassifier(_VoteClassifier):
+class QuadBoostClassifier(VoteClassifier):
     """QuadBoost (Fortier-Dubois et al.) as a scikit-learn classifier.
 
     Parameters
@@ -334,7 +189,7 @@ class QuadBoostClassifier(_VoteClassifier):
         self.delta = delta
 
 
-class KLBoostClassifier(_VoteClassifier):
+class KLBoostClassifier(VoteClassifier):
     """The KL-regularized learner (Germain et al. 2009, Algorithm 1) as a scikit-learn classifier.
 
     Parameters
@@ -373,7 +228,7 @@ class KLBoostClassifier(_VoteClassifier):
         self.delta = delta
 
 
-class VEBBoostClassifier(_VoteClassifier):
+class VEBBoostClassifier(VoteClassifier):
     """VEB-Boost (Shivaswamy & Jebara 2011) as a scikit-learn classifier.
 
     Parameters
@@ -402,7 +257,7 @@ class VEBBoostClassifier(_VoteClassifier):
         self.max_depth = max_depth
 
 
-class AdaBoostClassifier(_VoteClassifier):
+class AdaBoostClassifier(VoteClassifier):
     """Discrete AdaBoost on a voter pool (the fair comparison with the others).
 
     Parameters

@@ -195,9 +195,9 @@ def test_predict_proba_is_sklearn_adaboosts_score(estimator, cancer):
 
 
 def test_predict_proba_ties_and_round_off_follow_predict():
-    from cbviz.estimators import _proba
+    from cbviz._vote_classifier import vote_proba
     f = np.array([0.0, 1e-18, -1e-18, 3e-17, 0.5])
-    p = _proba(f)
+    p = vote_proba(f)
     assert np.array_equal(p.argmax(axis=1), (f > 0).astype(int))   # predict's rule
     assert p[0, 0] == p[0, 1] == 0.5 and np.all(p[:, 1] >= 0.5 - 1e-16)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=0, atol=1e-16)

@@ -18,6 +18,7 @@ from .. import bounds
 from ..constraints import Interval, ParameterError, validate
 from ..voters import as_operator
 from ._history import Vote, WeightLog, frozen
+from ._inputs import check_labels, check_outputs, own_trees
 
 __all__ = ["ParameterError", "Candidates", "Record", "Run", "MAX_ITER", "MAX_ITER_OR_NONE", "DELTA",
            "check_params"]
@@ -136,37 +137,6 @@ class Record:
         return row
 
 
-def check_labels(y, m):
-    y = np.asarray(y)
-    if y.shape != (m,):
-        raise ParameterError(f"y has shape {y.shape}; expected ({m},) to match the voter matrix")
-    if m == 0:
-        raise ParameterError("no training examples")
-    if not np.all(np.isin(y, (-1, 1))):
-        raise ParameterError(f"labels must be -1 or +1, got {np.unique(y)[:5]}")
-    return y.astype(float)
-
-
-def check_outputs(op, which="H"):
-    """Refuse a dense voter matrix with an output that is not a finite number in [-1, 1].
-
-    The bounds assume voters h: X -> [-1, 1]; outside it the Gibbs risk and the PAC-Bayes
-    bounds come out as numbers that mean nothing (a negative risk, a bound below 0).  Pools'
-    own operators (stumps) produce +-1 by construction and are not scanned.
-    """
-    H = getattr(op, "H", None)
-    if H is None:
-        return op
-    bad = np.flatnonzero((~np.isfinite(H) | (np.abs(H) > 1.0 + 1e-12)).any(axis=0))
-    if bad.size:
-        k = int(bad[0])
-        i = int(np.flatnonzero(~np.isfinite(H[:, k]) | (np.abs(H[:, k]) > 1.0 + 1e-12))[0])
-        raise ParameterError(f"{which} column {k}: voter outputs must be finite numbers in "
-                             f"[-1, 1]; example {i} has {H[i, k]!r} ({bad.size} such column"
-                             f"{'s' * (bad.size > 1)})")
-    return op
-
-
 class Run:
     """A run in progress: data, history and the record-making shared by all algorithms.
 
@@ -192,23 +162,9 @@ class Run:
         self.H = check_outputs(as_operator(H), "H")
         m, n = self.H.shape
         self.fixed = getattr(self.H, "fixed_in_advance", True)
-        if not (self.fixed or self.fits_voters):
-            raise ParameterError(f"{type(self).__name__.removesuffix('Run')} weighs a fixed, "
-                                 "finite pool; fitted trees are grown by the run itself: use "
-                                 "AdaBoost, VEB-Boost or CB-Boost's gradient rule with them")
-        if not (self.fixed or self.H.trains):
-            raise ParameterError("H must be the tree pool's operator on the inputs it was "
-                                 "fitted on: the run fits its trees there")
-        if not self.fixed:   # the run fits its trees into a pool of its own (the given
-            given, pool = self.H.pool, self.H.pool.fresh()   # pool, e.g. shared by a
-            self.H = pool.operator(self.H.X)               # class's sessions, stays empty)
-            if H_test is not None:
-                if getattr(H_test, "pool", None) is not given:
-                    raise ParameterError("H_test must be the same tree pool's operator on the "
-                                         "test inputs")
-                H_test = pool.operator(H_test.X)
-            if getattr(describe, "__self__", None) is given:   # names the run's trees
-                describe = pool.describe
+        if not self.fixed:   # the run fits its trees into a pool of its own
+            H, H_test, describe = own_trees(self, H_test, describe)
+            self.H = H
         self.y = check_labels(y, m)
         if n == 0:
             raise ParameterError("the voter pool is empty")

@@ -229,6 +229,31 @@ def test_a_step_redraws_the_plane_in_place_and_keeps_the_zoom(server, page):
     no_exception(page)
 
 
+NEWEST_TREE = """s => { const d = document.querySelector(s); if (!d || !d._fullData) return null;
+  const t = d._fullData.find(t => (t.name || '').startsWith('new voter:'));
+  return t ? {name: t.name, drawn: Array.from(t.x).filter(v => Number.isFinite(v)).length} : null;
+}"""
+
+
+def test_trees_fitted_each_round_on_the_step_page(server, page):
+    page.goto(server + "/step_through_cbboost?toy=moons&pool=trees&tree_depth=3"
+                       "&algorithm=adaboost")
+    settle(page)
+    page.get_by_text("trees of depth 3 fitted each round").wait_for()
+    for i in (1, 2):
+        keyed(page, "step_once").click()
+        wait_text(page, f"Iteration {i} of {i}")
+        page.wait_for_function("([s, n]) => document.querySelector(s)?.dataset.draws >= n",
+                               arg=[PLANE, i + 1])
+    status = page.get_by_text("no PAC-Bayes bound or KL term", exact=False).first
+    status.wait_for()
+    newest = page.evaluate(NEWEST_TREE, PLANE)
+    assert newest["name"].startswith("new voter: x") and " ? " in newest["name"]
+    assert newest["drawn"] >= 2          # the tree's splits, at least one segment
+    no_exception(page)
+    shoot(page, "step_through_trees")
+
+
 FITS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(d => {
   const box = d.getBoundingClientRect();
   const at = s => d.querySelector(s) && d.querySelector(s).getBoundingClientRect();
@@ -248,6 +273,7 @@ CLIPPED = """() => [...document.querySelectorAll('button, button *, label')]
   .map(e => e.textContent.trim().slice(0, 50))"""
 NARROW = [("", None), ("step_through_cbboost?source=real&real=breast_cancer", "step_ten"),
           ("step_through_cbboost?source=toy&toy=moons", "step_ten"),
+          ("step_through_cbboost?toy=moons&pool=trees&algorithm=vebboost", "step_ten"),
           ("gradient_vs_exhaustive", None), ("compare_algorithms", "cmp_step10"),
           ("cbound_explorer", None), ("paper_experiments", None)]
 

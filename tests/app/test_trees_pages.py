@@ -3,29 +3,13 @@ and bounds, links and exports, the pages that need a finite pool, and the shared
 import numpy as np
 import pytest
 from helpers import figure_specs, values
-from streamlit.testing.v1 import AppTest
+from test_pages import GRADIENT, STEP, app, status
 
-from cbviz.app import FOLDER as APP
-
-STEP = "app_pages/step_through.py"
 TREES = {"pool": "trees", "tree_depth": "2"}
-
-
-def app(page, **params):
-    at = AppTest.from_file(str(APP / page), default_timeout=120)
-    for k, v in params.items():
-        at.query_params[k] = str(v)
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def run_of(at):
     return at.session_state["run_step"]["run"]
-
-
-def status(at):
-    return next(m.value for m in at.markdown if m.value.startswith("**Iteration"))
 
 
 @pytest.mark.parametrize("algorithm, params", [("adaboost", {}), ("vebboost", {}),
@@ -104,6 +88,6 @@ def test_algorithms_that_need_a_finite_pool_say_so(algorithm):
 
 
 def test_the_gradient_page_asks_for_a_finite_pool():
-    at = app("app_pages/gradient_vs_exhaustive.py", **TREES)
+    at = app(GRADIENT, **TREES)
     assert "needs" not in at.info[0].value and "finite pool" in at.info[0].value
     assert not at.button

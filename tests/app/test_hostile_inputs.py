@@ -260,7 +260,7 @@ NUMBER_FIELDS = {  # field: (allowed range as the message says it, integer?)
     "data_seed": ("an int in [0, 1000000]", True), "train_ratio": ("a float in [0.1, 0.9]", False),
     "split_seed": ("an int in [0, 1000000]", True), "feature_noise": ("a float in [0, 5]", False),
     "n_pool": ("an int in [1, 2000]", True), "prior_fraction": ("a float in [0, 0.8]", False),
-    "delta": ("a float in [0.001, 1]", False),
+    "delta": ("a float in [0.001, 1]", False), "tree_depth": ("an int in [1, 10]", True),
 }
 HUGE = "999999999999999999999"
 TEN_KB = "7" * 10_240
@@ -312,7 +312,15 @@ LINK_CASES = [
                                 "'linear', 'checkerboard'", "'moon'")),
     link("toy", TEN_KB, refused("toy", "one of .*", "'7{59}…")),
     link("toy", "spirals", ACCEPTED, lambda s: s.toy == "spirals"),
-    link("pool", "trees", refused("pool", "one of 'stumps', 'hyperplanes', 'rbf'", "'trees'")),
+    link("pool", "forest", refused("pool", "one of 'stumps', 'hyperplanes', 'rbf', 'trees'",
+                                   "'forest'")),
+    link("pool", "trees", ACCEPTED, lambda s: s.pool == "trees" and s.tree_depth == 3),
+    link("tree_depth", "0", number_message("tree_depth", r"0")),
+    link("tree_depth", "11", number_message("tree_depth", r"11")),
+    link("tree_depth", "2.5", number_message("tree_depth", r"'2\.5'")),
+    link("tree_depth", "10", ACCEPTED, lambda s: s.tree_depth == 10),
+    link("constant_voter", "maybe", refused("constant_voter", "a bool", "'maybe'")),
+    link("constant_voter", "true", ACCEPTED, lambda s: s.constant_voter is True),
     link("n_thresholds", "1000", refused("n_thresholds", "one of '1', '2', '3', '5', '10', '20', "
                                          "'50', '100', 'all'", "'1000'")),
     link("n_thresholds", "all", ACCEPTED, lambda s: s.n_thresholds == "all"),

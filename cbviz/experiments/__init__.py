@@ -1,4 +1,4 @@
-"""The CB-Boost paper's experiments, headless: ``python -m cbviz.experiments NAME``.
+"""The papers' experiments, headless: ``python -m cbviz.experiments NAME``.
 
 Each experiment (:data:`EXPERIMENTS`) is split into independent units of work that run in
 parallel (joblib, or a Dask scheduler) and are saved one file per unit as they finish, so an
@@ -8,7 +8,9 @@ interrupted run resumes where it stopped (module ``cbviz.experiments.runner``):
 ``fig1``    Fig. 1, fit time versus n, m and T, as ratios to CB-Boost's, and the paper's
 claims checked on them (:mod:`cbviz.bench`'s protocol, ``fig1.py``);
 ``fig3``    Fig. 3, CB-Boost vs AdaBoost under Gaussian feature noise (``fig3.py``);
-``fig5``    Fig. 5, CB-Boost's C-bound beside MinCq(CB-Boost)'s per iteration (``fig5.py``).
+``fig5``    Fig. 5, CB-Boost's C-bound beside MinCq(CB-Boost)'s per iteration (``fig5.py``);
+``veb_table1``  the VEB-Boost paper's Table 1, AdaBoost and VEB-Boost with stumps and CART
+trees as weak learners, beside the paper's values (``veb_table1.py``).
 
 Each has a ``quick`` preset (under a minute on 2 cores) and a ``full`` one (the paper's
 sizes where it states them).  The app's "Paper experiments" page calls
@@ -28,13 +30,15 @@ from .fig5 import FIG5, FIG5_COLUMNS, FIG5_SUMMARY_COLUMNS, Fig5Config, fig5_fra
 from .fig3 import FIG3, FIG3_COLUMNS, Fig3Config, fig3_heatmap
 from .runner import Experiment, ProgressLine, Results, load, run
 from .table2 import SEARCH_COLUMNS, TABLE2, TABLE2_COLUMNS, Table2Config, wide
+from .veb_table1 import VEB_TABLE1, VEB_TABLE1_COLUMNS, VEBTable1Config
 
 __all__ = ["EXPERIMENTS", "FIG3_COLUMNS", "FIG5_COLUMNS", "FIG5_SUMMARY_COLUMNS",
-           "SEARCH_COLUMNS", "TABLE2_COLUMNS", "Experiment", "Fig3Config", "Fig5Config",
-           "ProgressLine", "Results", "Table2Config", "fig3_heatmap", "fig5_frames",
-           "load_results", "preset", "results_dir", "run_experiment", "wide"]
+           "SEARCH_COLUMNS", "TABLE2_COLUMNS", "VEB_TABLE1_COLUMNS", "Experiment",
+           "Fig3Config", "Fig5Config", "ProgressLine", "Results", "Table2Config",
+           "VEBTable1Config", "fig3_heatmap", "fig5_frames", "load_results", "preset",
+           "results_dir", "run_experiment", "wide"]
 
-EXPERIMENTS = {e.name: e for e in (TABLE2, FIG1, FIG3, FIG5)}
+EXPERIMENTS = {e.name: e for e in (TABLE2, FIG1, FIG3, FIG5, VEB_TABLE1)}
 
 
 def results_dir():
@@ -66,7 +70,7 @@ def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=None, schedul
 
     Parameters
     ----------
-    name : {"table2", "fig1", "fig3", "fig5"}
+    name : {"table2", "fig1", "fig3", "fig5", "veb_table1"}
     quick : bool
         The quick preset (True) or the full one; ignored when ``config`` is given.
     config : configuration dataclass, optional
@@ -83,7 +87,7 @@ def run_experiment(name, quick=True, *, config=None, n_jobs=1, out=None, schedul
     Results
         ``.tables``: table2 ``{"table", "wide", "units"}``; fig1 ``{"n", "m", "T", "ratios",
         "units"}``; fig3 ``{"errors", "differences", "units"}``; fig5 ``{"curves",
-        "summary", "units"}``.
+        "summary", "units"}``; veb_table1 ``{"table", "wide", "protocol", "units"}``.
     """
     experiment = _experiment(name)
     if config is None:

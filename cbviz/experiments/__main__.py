@@ -1,6 +1,6 @@
 """``cbviz experiments NAME [--quick] [--n-jobs N] [--out DIR] [--scheduler ADDRESS]
-[--set FIELD=VALUE ...]`` (or ``python -m cbviz.experiments``): run one of the CB-Boost paper's
-experiments headless.
+[--set FIELD=VALUE ...]`` (or ``python -m cbviz.experiments``): run one of the papers'
+experiments headless (the CB-Boost paper's, and the VEB-Boost paper's Table 1).
 
 Finished units are saved as they come (``DIR/NAME/units/``): run the same command again after
 an interruption and it computes only what is missing.  ``--set`` changes one field of the

@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .constraints import Options, validate
 from .voters import StumpPool, TreePool
 
 __all__ = ["VoteClassifier", "WEAK_LEARNERS", "labels_text", "vote_proba"]
@@ -23,6 +24,9 @@ class VoteClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _factory = None
+    # the allowed values of the weak-learner choice (estimators that take it)
+    _learner_constraints = {"weak_learner": Options(WEAK_LEARNERS),
+                            "max_depth": TreePool._parameter_constraints["max_depth"]}
 
     def _algorithm(self):
         params = self.get_params(deep=False)
@@ -34,8 +38,9 @@ class VoteClassifier(ClassifierMixin, BaseEstimator):
         """The pool ``fit`` clones and fits: ``pool``, a default stump pool, or the trees of
         ``weak_learner="tree"``."""
         learner = getattr(self, "weak_learner", "pool")
-        if learner not in WEAK_LEARNERS:
-            raise ValueError(f"weak_learner must be one of {WEAK_LEARNERS}; got {learner!r}")
+        if hasattr(self, "weak_learner"):
+            validate(self._learner_constraints, {"weak_learner": learner,
+                                                 "max_depth": self.max_depth}, type(self).__name__)
         if learner == "tree":
             if self.pool is not None:
                 raise ValueError("weak_learner='tree' fits its own trees: leave pool=None")

@@ -346,16 +346,19 @@ ESTIMATORS = [getattr(estimators, name) for name in estimators.__all__]
 @pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
 def test_estimators_use_their_factory_declarations(cls):
     params = set(cls().get_params(deep=False)) - {"pool"}
-    assert params <= set(cls._factory._parameter_constraints)
+    declared = {**cls._factory._parameter_constraints,   # the factory's, and the weak learner's
+                **{k: v for k, v in cls._learner_constraints.items() if k in params}}
+    assert params <= set(declared)
     X, y = make_moons(40, random_state=0)
     spec = next((s for s in ALGORITHMS.values() if s.factory is cls._factory), None)
     when = {p.name: dict([(p.when[0], p.when[1][0])]) for p in spec.params if p.when}
     for name in sorted(params):
-        constraint = cls._factory._parameter_constraints[name]
+        constraint = declared[name]
         bad = outside(constraint)[-1]
         with pytest.raises(ParameterError) as caught:
             cls(**when.get(name, {}), **{name: bad}).fit(X, y)
-        allowed, _ = parts(caught.value, name, cls._factory.__name__)
+        owner = cls.__name__ if name in cls._learner_constraints else cls._factory.__name__
+        allowed, _ = parts(caught.value, name, owner)
         assert allowed == constraint.describe()
 
 

@@ -236,7 +236,7 @@ def test_trees_fitted_each_round_are_the_models_voters(cancer):
     assert search.best_params_["max_depth"] in (1, 3)
     with pytest.raises(ValueError, match="leave pool=None"):
         AdaBoostClassifier(pool=StumpPool(3), weak_learner="tree").fit(X, y)
-    with pytest.raises(ValueError, match="weak_learner must be one of"):
+    with pytest.raises(ParameterError, match="'weak_learner' parameter of AdaBoostClassifier must be one of"):
         AdaBoostClassifier(weak_learner="forest").fit(X, y)
     with pytest.raises(ParameterError, match="gradient rule"):
         CBBoostClassifier(weak_learner="tree").fit(X, y)

@@ -25,7 +25,8 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.validation import check_array
 
 from .operators import VoterOperator
-from ._checks import check_n_features, check_random_state, names_of, positive_int
+from ..constraints import Interval, validate
+from ._checks import check_n_features, check_random_state, names_of
 from .pools import StumpPool
 
 __all__ = ["TreePool", "TreeOperator", "MAX_DEPTH"]
@@ -115,6 +116,10 @@ class TreePool(BaseEstimator):
         Seed of CART's tie-breaking between equally good splits.
     """
 
+    # the allowed values of max_depth and max_trees (the estimators' max_depth reads this one)
+    _parameter_constraints = {"max_depth": Interval(int, 1, MAX_DEPTH),
+                              "max_trees": Interval(int, 1, None, closed="left")}
+
     def __init__(self, max_depth=3, max_trees=10_000, random_state=0):
         self.max_depth = max_depth
         self.max_trees = max_trees
@@ -122,11 +127,8 @@ class TreePool(BaseEstimator):
 
     def fit(self, X, y=None, feature_names=None):
         """Keep the training inputs ``X`` the trees will be fitted on; no tree yet."""
-        if not (positive_int(self.max_depth) and self.max_depth <= MAX_DEPTH):
-            raise ValueError(f"max_depth must be an integer in [1, {MAX_DEPTH}], "
-                             f"got {self.max_depth!r}")
-        if not positive_int(self.max_trees):
-            raise ValueError(f"max_trees must be a positive integer, got {self.max_trees!r}")
+        validate(self._parameter_constraints,
+                 {"max_depth": self.max_depth, "max_trees": self.max_trees}, "TreePool")
         self._seed = check_random_state(self.random_state)
         X = check_array(X, dtype=float)
         self.n_features_in_ = X.shape[1]

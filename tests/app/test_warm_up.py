@@ -13,6 +13,7 @@ FRESH = """
 import numba.core.dispatcher as dispatcher
 from cbviz.app.streamlit_server import _modes, warm_up
 from cbviz.algorithms.klboost import _sweeps
+from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.registry import ALGORITHMS, make_algorithm
 from cbviz.problem import POOLS, Settings, build_problem
 
@@ -34,8 +35,11 @@ for settings in problems:
         if problem.n_voters > 200 and not spec.iterative:
             continue
         for params in _modes(spec):
-            run = make_algorithm(key, 5, 0.05, **params).start(
-                problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
+            try:
+                run = make_algorithm(key, 5, 0.05, **params).start(
+                    problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
+            except ParameterError:   # fitted trees and an algorithm that needs a finite pool
+                continue
             run.step()
 print("compiled", compiled)
 """

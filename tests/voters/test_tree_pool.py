@@ -90,10 +90,10 @@ def test_a_pickled_pool_keeps_its_trees_not_the_inputs():
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"max_depth": 0}, "max_depth must be an integer in"),
-    ({"max_depth": 11}, "max_depth must be an integer in"),
-    ({"max_depth": 2.5}, "max_depth must be an integer in"),
-    ({"max_trees": 0}, "max_trees must be a positive integer"),
+    ({"max_depth": 0}, r"'max_depth' parameter of TreePool must be an int in \[1, 10\]"),
+    ({"max_depth": 11}, r"'max_depth' parameter of TreePool must be an int in \[1, 10\]"),
+    ({"max_depth": 2.5}, r"'max_depth' parameter of TreePool must be an int in \[1, 10\]"),
+    ({"max_trees": 0}, r"'max_trees' parameter of TreePool must be an int in \[1, inf\)"),
     ({"random_state": -1}, "random_state must be None or an integer"),
 ])
 def test_bad_parameters_are_refused(params, message):

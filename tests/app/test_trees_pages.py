@@ -91,3 +91,17 @@ def test_the_gradient_page_asks_for_a_finite_pool():
     at = app(GRADIENT, **TREES)
     assert "needs" not in at.info[0].value and "finite pool" in at.info[0].value
     assert not at.button
+
+
+def test_a_lesson_on_trees_says_why_and_brings_its_own_voters_back():
+    """The lessons run CB-Boost's exhaustive rule on the lesson's stumps: trees chosen in the
+    sidebar during a lesson get a message and the way back, never a traceback."""
+    at = app("app_pages/lessons.py")
+    at.button(key="lesson_start_1").click().run()
+    at.radio(key="s_pool").set_value("trees").run()
+    assert not at.exception
+    assert "Lesson 1 cannot run on these voters" in at.error[0].value
+    at.button(key="lesson_preset").click().run()
+    assert not at.exception and not at.error
+    assert at.radio(key="s_pool").value == "stumps"
+    assert at.button(key="lesson_lock_1_1")

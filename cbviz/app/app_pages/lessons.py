@@ -6,6 +6,7 @@ computed from the student's own run, whether the guess was right, and why.
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from cbviz.algorithms.base import ParameterError
 from cbviz.data import DataError
 from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step, stopped_because
 from cbviz.ui import class_link, class_student, hide, lesson_state, runs
@@ -207,13 +208,20 @@ def lesson_view():
     p = lesson_state.progress()
     n, k = p["n"], p["stage"]
     lesson = LESSONS[n - 1]
-    run = runs.held_run(problem, settings, lesson.algorithm, lesson_state.full_params(lesson),
-                        lesson.max_iter)
+    own = class_student.sample(pacing, class_link.member()["number"]) if pacing else {}
+    try:
+        run = runs.held_run(problem, settings, lesson.algorithm,
+                            lesson_state.full_params(lesson), lesson.max_iter)
+    except ParameterError as exc:   # e.g. trees chosen in the sidebar: no finite pool
+        st.error(f"**Lesson {n} cannot run on these voters.** {md(exc)}.",
+                 icon=":material/error:")
+        st.button("Use the lesson's settings", key="lesson_preset", args=(own,),
+                  on_click=lesson_state.back_to_preset, icon=":material/restart_alt:")
+        return
     lab = lesson_state.lab(settings, problem, run)
     (st.subheader if pacing else st.title)(f"Lesson {n}: {lesson.title}")   # a class: compact
     st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} training "
-               f"examples · {problem.n_voters} voters · about {lesson.minutes} minutes")
-    own = class_student.sample(pacing, class_link.member()["number"]) if pacing else {}
+               f"examples · {problem.voters_text} · about {lesson.minutes} minutes")
     if pacing is not None:
         class_student.caption(pacing)
     changed = lesson_state.departures(lesson, settings, own)

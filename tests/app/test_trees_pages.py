@@ -37,6 +37,18 @@ def test_a_step_fits_a_tree_and_the_page_says_what_holds(algorithm, params):
     assert np.isfinite(x).sum() >= 2          # at least one split drawn
 
 
+def test_the_export_offers_the_charts_that_apply_to_trees():
+    from cbviz.export import figure_html
+    at = app(STEP, algorithm="cbboost", direction="gradient", eligible="all", **TREES)
+    at.button(key="step_ten").click().run()
+    options = at.selectbox(key="step_export_chart").options
+    assert "Majority vote on the input plane" in options and "Risk bounds" in options
+    assert "KL" not in options and "Theorem 3 curve" not in options
+    from cbviz import plots
+    html = figure_html(plots.bounds_figure(run_of(at).to_frame()))
+    assert html.startswith("<!doctype html>") and "no PAC-Bayes bound" in html
+
+
 def test_the_voters_table_names_trees_by_their_splits():
     at = app(STEP, algorithm="adaboost", **TREES)
     at.button(key="step_ten").click().run()

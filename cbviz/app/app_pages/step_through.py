@@ -374,8 +374,10 @@ def chart_builders():
     names = ["Risk bounds", "0-1 error", "Objective", "Gibbs risk & disagreement", "KL",
              "Margins", "Weights α"] + [title.partition("<br>")[0]
                                         for title, *_ in spec.extra_plots]
-    if algorithm == "cbboost":
+    if algorithm == "cbboost" and problem.fixed:
         names.append("Theorem 3 curve")
+    if not problem.fixed:   # no prior over fitted trees: no KL chart
+        names.remove("KL")
     if problem.split.X_train.shape[1] == 2:
         names.insert(0, "Majority vote on the input plane")
     return {n: (lambda n=n: chart(n)) for n in names}

@@ -117,3 +117,20 @@ def test_a_lesson_on_trees_says_why_and_brings_its_own_voters_back():
     assert not at.exception and not at.error
     assert at.radio(key="s_pool").value == "stumps"
     assert at.button(key="lesson_lock_1_1")
+
+
+def test_the_explorer_takes_no_kl_from_a_run_on_trees():
+    from streamlit.testing.v1 import AppTest
+
+    from cbviz.algorithms import AdaBoost
+    from cbviz.app import FOLDER
+    from cbviz.problem import Settings, build_problem
+    problem = build_problem(Settings(pool="trees", tree_depth=2))
+    run = AdaBoost(max_iter=5).start(problem.H_train, problem.split.y_train)
+    run.step()
+    at = AppTest.from_file(str(FOLDER / "app_pages/cbound_explorer.py"), default_timeout=120)
+    at.session_state["run_step"] = {"run": run, "config": ("adaboost", (), 5, 0.05)}
+    at.run()
+    assert not at.exception
+    button = at.button(key="cbx_use_run")
+    assert button.disabled and "no KL term" in button.help

@@ -229,11 +229,13 @@ u[0].button("From the map", key="cbx_use_point", on_click=use_map_point,
             icon=":material/my_location:", width="stretch",
             help=f"the point chosen on the map above: r = {page['r']:.3f}, d = {page['d']:.3f}")
 run = step_record()
+fitted = run is not None and not run.fixed   # trees fitted to the sample: no KL term
 u[1].button("From the step page", key="cbx_use_run", on_click=use_run,
-            disabled=run is None, icon=":material/footprint:", width="stretch",
-            help="r, d and KL of the last iteration of the step page's run, δ of the sidebar"
-            if run is not None
-            else "no iteration on the step page yet")
+            disabled=run is None or fitted, icon=":material/footprint:", width="stretch",
+            help="no iteration on the step page yet" if run is None else
+            "the step page's run fits trees to the sample: it has no KL term and no bound"
+            if fitted else
+            "r, d and KL of the last iteration of the step page's run, δ of the sidebar")
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

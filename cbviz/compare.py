@@ -119,7 +119,8 @@ class Comparison:
                 "voters with weight": rec.n_voters, "C-bound": rec.c_bound,
                 "PAC-Bayes bound (Roy et al. 2016)": rec.pac_bound,
                 "tightest PAC-Bayes bound": value,
-                "which bound": bounds.PAC_BOUNDS[key] if value < 1 else "none (all vacuous)",
+                "which bound": ("none (voters fitted to the sample)" if not run.fixed
+                                else bounds.PAC_BOUNDS[key] if value < 1 else "none (all vacuous)"),
                 "fit time (s)": float(sum(r.seconds for r in run.history)),
                 "stop reason": run.stop_reason or "still running"})
         for name, res in self.baselines.items():

@@ -87,3 +87,21 @@ def test_page_keeps_choices_and_warns_for_a_refused_algorithm():
     at.number_input(key="hp_cmp_mincq_mu").set_value(1.0).run()
     assert not at.exception
     assert "MinCq" in at.warning[0].value and "lower mu" in at.warning[0].value
+
+
+def test_a_comparison_on_fitted_trees_runs_those_that_take_them():
+    """AdaBoost, VEB-Boost and GB-CB-Boost each fit their own trees; the algorithms that need
+    a finite pool are left out with their reason; the table says why there is no bound."""
+    trees = build_problem(Settings(pool="trees", tree_depth=2))
+    cmp = Comparison(trees, [("adaboost", {}), ("vebboost", {}), ("mincq", {}),
+                             ("cbboost", {"direction": "gradient", "eligible": "all"})],
+                     max_iter=6)
+    while not cmp.done:
+        cmp.step(3)
+    assert set(cmp.failed) == {"MinCq"} and "finite pool" in cmp.failed["MinCq"]
+    pools = [run.H.pool for run in cmp.runs.values()]
+    assert len({id(p) for p in pools}) == 3 and trees.pool.trees_ == []
+    table = cmp.final_table().set_index("algorithm")
+    assert (table["which bound"] == "none (voters fitted to the sample)").all()
+    assert table["PAC-Bayes bound (Roy et al. 2016)"].isna().all()
+    assert (table["iterations"] == 6).all()

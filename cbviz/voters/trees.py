@@ -247,9 +247,13 @@ class TreeOperator(VoterOperator):
         return rows[k].astype(float) if k < rows.shape[0] else np.zeros(self.shape[0])
 
     def columns(self, idx):
+        """``H[:, idx]`` from the stored rows in one gather (columns not fitted yet: zero)."""
         idx = np.asarray(idx, dtype=int)
-        return np.column_stack([self.column(k) for k in idx]) if idx.size else np.zeros(
-            (self.shape[0], 0))
+        rows = self._rows()
+        out = np.zeros((self.shape[0], idx.size))
+        fitted = idx < rows.shape[0]
+        out[:, fitted] = rows[idx[fitted]].T
+        return out
 
     def rmatvec(self, v):
         rows = self._rows()

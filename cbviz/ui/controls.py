@@ -1,4 +1,5 @@
-"""Widgets built from the algorithm registry's hyper-parameter descriptions."""
+"""Widgets built from the algorithm registry's hyper-parameter descriptions, the number fields
+of the app that never take a value the user did not type, and the keyboard-shortcut switch."""
 from __future__ import annotations
 
 import streamlit as st
@@ -6,6 +7,8 @@ import streamlit as st
 from . import state
 
 HP_STORE = "hp_store"
+PREFS = "ui_prefs"          # the session's interface preferences (state.store)
+EMPTIED = "number_emptied"  # session-state set: keys of number fields emptied in this run
 
 
 def param_widget(param, algorithm):
@@ -13,9 +16,14 @@ def param_widget(param, algorithm):
 
     The value survives switching to another algorithm and back (kept per algorithm).
     """
-    bound = state.bind(HP_STORE, f"{algorithm}.{param.name}", f"hp_{algorithm}_{param.name}",
-                       default=param.default)
-    value = _draw(param, bound)
+    field, key = f"{algorithm}.{param.name}", f"hp_{algorithm}_{param.name}"
+    if param.kind in ("int", "float"):
+        value = _number(param, field, key)
+    else:
+        bound = state.bind(HP_STORE, field, key, default=param.default)
+        value = (st.toggle(param.label, **bound) if param.kind == "bool" else
+                 st.radio(param.label, param.choices, horizontal=True,
+                          format_func=lambda v: "none" if v is None else str(v), **bound))
     st.caption(param.help)
     return value
 
@@ -30,19 +38,70 @@ def stored_params(spec, algorithm):
     return values
 
 
-def _draw(param, bound):
-    if param.kind == "choice":
-        return st.radio(param.label, param.choices, horizontal=True,
-                        format_func=lambda v: "none" if v is None else str(v), **bound)
-    if param.kind == "bool":
-        return st.toggle(param.label, **bound)
+def _number(param, field, key):
     # the widget's range (Param.low/high), widened to a value a link or file brought in
     # (the declared range may be wider than the one shown)
-    value, cast = st.session_state[bound["key"]], int if param.kind == "int" else float
+    value = state.store(HP_STORE).setdefault(field, param.default)
+    cast = int if param.kind == "int" else float
     low = None if param.low is None else cast(min(param.low, value))
     high = None if param.high is None else cast(max(param.high, value))
     if param.kind == "int":
-        return int(st.number_input(param.label, low, high, step=1, **bound))
+        return int(number_field(st, param.label, low, high, HP_STORE, field, key, step=1))
     fmt = "%.2e" if param.log else "%.3f"
     step = None if param.log or None in (low, high) else (high - low) / 100
-    return float(st.number_input(param.label, low, high, step=step, format=fmt, **bound))
+    return float(number_field(st, param.label, low, high, HP_STORE, field, key, step=step,
+                              format=fmt))
+
+
+def number_field(where, label, low, high, store, field, key, default=None, notice=None,
+                 **options):
+    """``where.number_input(label, low, high, **options)`` tied to ``state.store(store)[field]``
+    (as :func:`cbviz.ui.state.bind` ties it) that never takes a value the user did not type.
+
+    An ``<input type=number>`` can be emptied by a keystroke: Chromium drops the selected text
+    (all of it after a Tab into the field) for a letter it refuses, and an "e" leaves text that
+    is not a number.  Streamlit commits an empty field as the widget's default when it loses
+    focus, and the default of a widget filled from session state is its ``min_value``: "Max
+    iterations" 100 became 1.  Drawn here with ``value=None``, an emptied field is committed
+    as None; the write-back keeps the stored value, puts it back in the field and a warning
+    says so, in ``notice`` (default: ``where``; a narrow column's field may want its parent).
+    Returns the stored value.
+    """
+    bound = state.bind(store, field, key, default=default)
+    bound.update(value=None, on_change=_keep_or_write, args=(store, field, key))
+    # the field is never empty for long: no "Clear value" button (Escape still clears)
+    st.html(f"<style>.st-key-{key} [data-testid='stNumberInputClearButton']"
+            "{display: none}</style>")
+    value = where.number_input(label, low, high, **bound, **options)
+    if key in st.session_state.get(EMPTIED, set()):
+        st.session_state[EMPTIED].discard(key)
+        kept, fmt = state.store(store)[field], options.get("format")
+        (notice or where).warning(f"**{label}** needs a number: it stays at "
+                                  f"{fmt % kept if fmt else kept}.", icon=":material/undo:")
+    return state.store(store)[field] if value is None else value
+
+
+def _keep_or_write(store, field, key):
+    """``on_change`` of :func:`number_field`: store the new value, or put the stored one back
+    in an emptied field."""
+    value = st.session_state[key]
+    if value is None:
+        st.session_state[key] = state.store(store)[field]
+        st.session_state.setdefault(EMPTIED, set()).add(key)
+    else:
+        state.store(store)[field] = value
+
+
+def shortcuts_on(keys_text, key="shortcuts_on"):
+    """The switch of the single-key shortcuts (on until turned off, for the whole session);
+    returns whether they are on.
+
+    Streamlit never fires them while a text, number or choice field has the focus, but a key
+    without a modifier is easy to hit by accident (or by speech input): WCAG 2.1.4 asks that
+    it can be turned off.
+    """
+    return st.toggle(f"Keyboard shortcuts: {keys_text}",
+                     **state.bind(PREFS, "shortcuts", key, default=True),
+                     help="single keys, without Ctrl or Alt; they do nothing while you type "
+                          "in a field. Turn them off if they get in the way (speech input, "
+                          "a screen reader's keys).")

@@ -27,6 +27,7 @@ from ..problem import (
     build_problem,
 )
 from . import class_link, hide, state, tasks
+from .controls import number_field
 from .notation import draw_glossary
 from .messages import for_app
 
@@ -52,6 +53,15 @@ def _bound(name):
     """Widget arguments that tie widget ``s_<name>`` to the settings store."""
     _store()
     return state.bind(STORE, name, _key(name))
+
+
+def _number(where, label, name, **options):
+    """The number field of setting ``name`` (its range from ``LIMITS``): an emptied field keeps
+    the setting (:func:`cbviz.ui.controls.number_field`), never Streamlit's default; the
+    notice that says so spans the sidebar, under the field's row."""
+    _store()
+    return number_field(where, label, *LIMITS[name], STORE, name, _key(name), notice=st,
+                        **options)
 
 
 def apply_settings(values):
@@ -103,8 +113,8 @@ def _data_widgets():
     if source == "toy":
         st.selectbox("Toy set", data.TOY_KINDS, **_bound("toy"))
         c1, c2 = st.columns(2)
-        c1.number_input("Points", *LIMITS["n_samples"], step=50, **_bound("n_samples"))
-        c2.number_input("Seed", *LIMITS["data_seed"], **_bound("data_seed"))
+        _number(c1, "Points", "n_samples", step=50)
+        _number(c2, "Seed", "data_seed")
         st.slider("Spread (Gaussian jitter of the points)", *LIMITS["toy_noise"], step=0.05,
                   **_bound("toy_noise"),
                   help="standard deviation of the noise added to each coordinate; the classes "
@@ -180,11 +190,11 @@ def _pair_widgets(name, multi):
 def _split_widgets():
     st.slider("Train ratio", *LIMITS["train_ratio"], step=0.05, **_bound("train_ratio"))
     c1, c2 = st.columns(2)
-    c1.number_input("Split seed", *LIMITS["split_seed"], **_bound("split_seed"))
-    c2.number_input("Feature noise σ", *LIMITS["feature_noise"], step=0.1, **_bound("feature_noise"),
-                    help="Gaussian noise added to every feature, std = σ × that feature's std on the "
-                         "training part (cbviz's protocol; the CB-Boost paper's Sect. 5.4 uses "
-                         "its own, in its Appendix F.1)")
+    _number(c1, "Split seed", "split_seed")
+    _number(c2, "Feature noise σ", "feature_noise", step=0.1,
+            help="Gaussian noise added to every feature, std = σ × that feature's std on the "
+                 "training part (cbviz's protocol; the CB-Boost paper's Sect. 5.4 uses its own, "
+                 "in its Appendix F.1)")
     st.slider("Label noise (training labels flipped)", *LIMITS["label_noise"], step=0.05,
               **_bound("label_noise"),
               help="this share of the training labels, drawn at random (split seed), is flipped; "
@@ -214,14 +224,12 @@ def _pool_widgets():
                          help="equally spaced between the training min and max, or every "
                               "midpoint between distinct values; complements included")
     else:
-        st.number_input("Voters in the pool (before complements)", *LIMITS["n_pool"], step=10,
-                        **_bound("n_pool"))
+        _number(st, "Voters in the pool (before complements)", "n_pool", step=10)
     if pool != "trees":
         st.toggle("Constant voter (bias)", **_bound("constant_voter"),
                   help="adds the voters +1 and -1, the same on every input, so the vote can "
                        "shift its threshold; none of the papers' pools has them")
-    st.number_input("δ (confidence of the PAC-Bayes bounds)", *LIMITS["delta"], step=0.01,
-                    format="%.3f", **_bound("delta"))
+    _number(st, "δ (confidence of the PAC-Bayes bounds)", "delta", step=0.01, format="%.3f")
 
 
 def _current_settings():

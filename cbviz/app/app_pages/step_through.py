@@ -97,25 +97,28 @@ if wanted:
 
 
 def controls():
-    """Step, Step ×10, Run to end, Play/Pause, Reset (with keyboard shortcuts)."""
+    """Step, Step ×10, Run to end, Play/Pause, Reset (with keyboard shortcuts, a switch turns
+    them off)."""
+    from cbviz.ui.controls import shortcuts_on
     playing = st.session_state.get("step_playing", False)
     b = st.columns(5)
+    keys = shortcuts_on("**S** step · **T** ten steps · **P** play / pause", "step_shortcuts")
+    s, t, p = ("s", "t", "p") if keys else (None, None, None)
     ask = {"on_click": tasks.request, "args": ("step", "advance"), "width": "stretch"}
     b[0].button("Solve" if not spec.iterative else "Step", kwargs={"n": 1},
-                disabled=run.done, key="step_once", shortcut="s", **ask)
+                disabled=run.done, key="step_once", shortcut=s, **ask)
     b[1].button("Step ×10", kwargs={"n": 10}, disabled=run.done or not spec.iterative,
-                key="step_ten", shortcut="t", **ask)
+                key="step_ten", shortcut=t, **ask)
     b[2].button("To the end", kwargs={"n": run.max_iter},
                 disabled=run.done or not spec.iterative, key="step_run_end",
                 help="run until it stops", **ask)
     b[3].button("Pause" if playing else "Play",
                 icon=":material/pause:" if playing else ":material/play_arrow:",
                 disabled=(run.done or not spec.iterative) and not playing, key="step_play",
-                width="stretch", shortcut="p", on_click=toggle_play)
+                width="stretch", shortcut=p, on_click=toggle_play)
     if b[4].button("Reset", key="step_reset", width="stretch"):
         runs.reset()
         st.rerun()
-    st.caption("Keyboard: **S** step · **T** ten steps · **P** play / pause")
 
 
 def advance(in_fragment):

@@ -14,6 +14,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from cbviz.ui.live_chart import NAME as LIVE
 from cbviz.ui.live_chart import figure_of
+from cbviz.ui.live_status import NAME as STATUS
+from cbviz.ui.live_status import markdown_of
 
 from ._protocol_widgets import WIDGETS, Widget, WidgetError, options_of, value_of, widget_type
 
@@ -161,6 +163,9 @@ class MessageCache:
 # --- reading the page -------------------------------------------------------------------------
 
 def text_of(node):
+    """The text of a text element or of a status line (:mod:`cbviz.ui.live_status`)."""
+    if node.kind == "bidi_component" and node.proto.bidi_component.component_name == STATUS:
+        return markdown_of(node.proto.bidi_component.bytes)
     return getattr(node.proto, node.kind).body if node.kind in TEXT_TYPES else None
 
 
@@ -223,14 +228,16 @@ class Page:
         return out
 
     def widget(self, label, *, key=None):
-        """The widget whose label is ``label`` (or, with ``key=``, whose key is ``key``; a
-        label that no widget has is also tried as a key).  WidgetError when none or several
+        """The widget whose label is ``label``, else whose label starts with ``label`` and a
+        colon ("Your guess" finds "Your guess: Does the C-bound ..."), else whose key is
+        ``label`` (with ``key=``: whose key is ``key``).  WidgetError when none or several
         match, naming what the page has."""
         every = self.widgets()
         if key is not None:
             found = [w for w in every if w.key == key]
         else:
             found = [w for w in every if w.label == label] or \
+                    [w for w in every if w.label.startswith(label + ": ")] or \
                     [w for w in every if w.key == label]
         if len(found) == 1:
             return found[0]

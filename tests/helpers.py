@@ -40,6 +40,14 @@ def figure_specs(at):
     return out
 
 
+def status_lines(at):
+    """The status lines (:func:`cbviz.ui.live_status.status_line`) of an AppTest page, in page
+    order, their bold parts as Markdown writes them ("**Iteration 3** of 11: ...")."""
+    from cbviz.ui.live_status import NAME, markdown_of
+    return [markdown_of(e.proto.bytes) for e in at.get("bidi_component")
+            if e.proto.component_name == NAME]
+
+
 def check_valid(fig):
     """``fig``, built by :mod:`cbviz.plots` without Plotly's checks, is the figure Plotly's
     checks make of it (a wrong property raises; a value they would coerce, such as a named

@@ -1,8 +1,8 @@
 """The comparison: same data and pool for all, lockstep, final table; and its page."""
-import json
 
 import numpy as np
 import pytest
+from helpers import figure_specs
 from streamlit.testing.v1 import AppTest
 
 from cbviz.algorithms import CBBoost
@@ -53,8 +53,7 @@ def test_a_refused_algorithm_is_left_out_with_its_message(problem):
 
 
 def _charts(at):
-    return [json.loads(c.proto.spec)["layout"]["title"]["text"].split("<br>")[0]
-            for c in at.get("plotly_chart")]
+    return [spec["layout"]["title"]["text"].split("<br>")[0] for spec in figure_specs(at)]
 
 
 def test_page_runs_all_and_shows_curves_regions_and_table():

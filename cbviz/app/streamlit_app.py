@@ -3,15 +3,17 @@ import streamlit as st
 
 from cbviz.app.streamlit_server import warm_up
 from cbviz.ui import ICON, hide
+from cbviz.ui.page import add_style, document_title
 from cbviz.ui.sidebar import apply_settings, publish_sidebar
 
 # a local file: a ":material/..." icon makes the browser fetch the favicon from a font CDN
-st.set_page_config(page_title="cbviz: PAC-Bayesian majority votes", page_icon=str(ICON),
-                   layout="wide")
+st.set_page_config(page_icon=str(ICON), layout="wide")
+add_style()
 warm_up()   # once per process (`cbviz app` did it before it answered): no click compiles
 
 
 def home():
+    document_title("PAC-Bayesian majority votes")
     st.title("cbviz: learn the C-bound by watching it fall")
     st.markdown(
         """
@@ -86,6 +88,7 @@ navigation = st.navigation([st.Page(home, title="Home", icon=":material/home:", 
 hide.show_control()
 if navigation.url_path != "class":   # the teacher's dashboard has no data of its own
     publish_sidebar()
+document_title(navigation.title)   # a page that shows more names the tab after it
 try:
     navigation.run()
 finally:  # the page of the next run must not take this run's sidebar for its own

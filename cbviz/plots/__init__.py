@@ -11,6 +11,7 @@ there is more than one trace; hover templates with 4 significant digits; a stabl
 ``layout.uirevision`` (the ``uirevision`` keyword) so zoom survives app reruns; a height
 that leaves two figures readable side by side on a 1280 x 800 screen.
 """
+from ._describe import figure_summary
 from .comparison import bound_panel_figure, compare_figure
 from .curves import (
                      alpha_figure,
@@ -44,6 +45,8 @@ __all__ = [
     "decision_figure", "direction_curve_figure", "landscape_figure", "lockstep_figure",
     "series_figure", "mincq_on_voters_figure", "projection_figure", "placeholder_figure",
     "weights_table", "compare_figure", "bound_panel_figure", "history_frame",
+    # a figure's text alternative (its title and current values, in words)
+    "figure_summary",
     # the palette, for pages that draw their own marks in the same colors
     "BLACK", "BLUE", "GREEN", "GREY", "NEG", "ORANGE", "POS", "PURPLE", "SKY", "VERMILION",
     "YELLOW",

@@ -10,6 +10,7 @@ from ..classroom import ClassError
 from ..lessons import LESSONS
 from ..plots.classroom import class_runs_figure, votes_figure
 from . import class_link
+from .live_chart import live_chart
 from .class_student import held_text
 from .class_teacher import PROJECTOR, ago
 
@@ -72,7 +73,6 @@ def live(code):
     first = [v.value for v in votes if v.round == 1]
     second = [v.value for v in votes if v.round == 2]
     figure = votes_figure(q, first, second, marked if shown else (), large=large)
-    theme = None if large else "streamlit"   # the projector's sizes, not the theme's
     if large:
         st.markdown(f"## {q.text}")
         c = st.columns(3)
@@ -83,17 +83,18 @@ def live(code):
         if second and shown:
             st.markdown(f"### Right, second vote: {_share(*rounds[2][:2])} · {changed} of "
                         f"{len(second)} changed their answer")
-        st.plotly_chart(figure, key="class_votes", theme=theme, config={"displaylogo": False})
+        live_chart(figure, key="class_votes")
     else:
         left, right = st.columns([3, 2])
         left.markdown(f"**Question.** {q.text}")
-        left.plotly_chart(figure, key="class_votes", config={"displaylogo": False})
+        with left:
+            live_chart(figure, key="class_votes")
         with right:
             _numbers(pacing, roster, first, second, rounds, changed, shown)
             _roster(roster, votes, pacing.stage)
     if pacing.own_samples and results and shown:
-        st.plotly_chart(class_runs_figure([r.values for r in results], large=large),
-                        key="class_runs_live", theme=theme, config={"displaylogo": False})
+        live_chart(class_runs_figure([r.values for r in results], large=large),
+                   key="class_runs_live")
         st.markdown(held_text(results, _delta(pacing)))
 
 

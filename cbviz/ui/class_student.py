@@ -17,6 +17,7 @@ from ..classroom import (AnswerRefused, ClassClosed, ClassError, NicknameRefused
 from ..lessons import LESSONS
 from ..markdown import md
 from ..plots.classroom import class_runs_figure
+from .live_chart import live_chart
 from . import class_link, hide, lesson_state
 
 POLL = 2.0   # seconds between two looks at the class's pacing
@@ -321,8 +322,7 @@ def class_runs(pacing, lab, k):
     mine = run_values(lab)
     with st.expander(f"Your run beside the class's runs ({len(results)} samples)",
                      expanded=True, icon=":material/groups:"):
-        st.plotly_chart(class_runs_figure([r.values for r in results], mine),
-                        key=f"class_runs_{k}", config={"displaylogo": False})
+        live_chart(class_runs_figure([r.values for r in results], mine), key=f"class_runs_{k}")
         st.markdown(held_text(results, lab.settings.delta))
 
 

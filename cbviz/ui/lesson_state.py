@@ -281,14 +281,17 @@ def qr_png(url):
 
 def answer_widget(question, label, key):
     """The widget a question is answered with (a number box, or radio buttons with nothing
-    chosen); returns its value, None until the student answers."""
+    chosen); returns its value, None until the student answers.  Its name, for a screen
+    reader, is ``label`` and the question ("Your guess: Does the C-bound ..."); the page shows
+    the question above it."""
+    name = {"label": f"{label}: {question.text}", "key": key, "label_visibility": "collapsed"}
     if question.numeric:
         cast = int if float(question.step).is_integer() else float
-        return st.number_input(label, cast(question.low), cast(question.high),
-                               step=cast(question.step), value=None, key=key,
-                               placeholder=f"a number from {question.low:g} to "
-                                           f"{question.high:g}")
-    return st.radio(label, question.choices, index=None, key=key)
+        return st.number_input(value=None, min_value=cast(question.low),
+                               max_value=cast(question.high), step=cast(question.step),
+                               placeholder=f"{label}: a number from {question.low:g} to "
+                                           f"{question.high:g}", **name)
+    return st.radio(options=question.choices, index=None, **name)
 
 
 def move_widget(action, explorer, key):

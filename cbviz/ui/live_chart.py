@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import pickle
+import re
 import urllib.parse
 from collections import OrderedDict
 from pathlib import Path
@@ -34,6 +36,8 @@ import streamlit as st
 from plotly.io.json import to_json_plotly
 from streamlit.components import v1, v2
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from ..plots import figure_summary
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 CHART_JS = Path(__file__).parent / "assets" / "js" / "live_chart.js"
@@ -143,10 +147,11 @@ def split(figure):
     return f'{{"t":{template},"l":{layout},"d":[{",".join(traces)}]}}', tuple(parts.items())
 
 
-def payload(figure, sent):
+def payload(figure, sent, label="", file="chart"):
     """The bytes that draw ``figure`` (a figure or :func:`split`'s pair) on a page that holds
     the parts in ``sent`` (an OrderedDict name -> JSON, updated here as the page's store will
-    be): ``{"f": figure, "p": {name: part, ...}}`` with only the parts ``sent`` lacked."""
+    be): ``{"f": figure, "p": {name: part, ...}, "a": label, "n": file}`` with only the parts
+    ``sent`` lacked; ``label``: the chart's text alternative, ``file``: its PNG's name."""
     figure, parts = figure if isinstance(figure, tuple) else split(figure)
     new = []
     for key, text in parts:
@@ -158,14 +163,16 @@ def payload(figure, sent):
     size = sum(map(len, sent.values()))
     while len(sent) > KEEP or (size > KEEP_BYTES and len(sent) > 1):
         size -= len(sent.popitem(last=False)[1])
-    return f'{{"f":{figure},"p":{{{",".join(new)}}}}}'.encode()
+    tail = json.dumps({"a": label, "n": file}, ensure_ascii=False)[1:]
+    return f'{{"f":{figure},"p":{{{",".join(new)}}},{tail}'.encode()
 
 
 @st.cache_resource(max_entries=4096, ttl=3600, show_spinner=False)
-def _shared(key, _figure):
-    """:func:`split` of the figure ``_figure()`` makes, once per ``key`` and process: strings
-    only, read by every session, written by none."""
-    return split(_figure())
+def _shared(key, _figure, title):
+    """:func:`split` of the figure ``_figure()`` makes and its summary, once per ``key`` and
+    process: strings only, read by every session, written by none."""
+    figure = _figure()
+    return split(figure), figure_summary(figure, title)
 
 
 def content_key(*values):
@@ -187,9 +194,13 @@ def _resend():
     st.session_state[STORE] = OrderedDict()
 
 
-def live_chart(figure, key, shared=None):
+def live_chart(figure, key, shared=None, title=None):
     """Draw ``figure`` (a Plotly figure or its dict) full width under ``key``; a rerun that
     draws another figure under the same key updates the chart in place.
+
+    The chart is an image named by :func:`cbviz.plots.figure_summary` (``title``, else the
+    figure's own, then its current values), with its data as tables one click away and a PNG
+    download under it (WCAG 2.1, 1.1.1).
 
     ``shared``: a key that names the figure's content (what it is drawn from, say a hash of
     the run's records and the iteration); ``figure`` is then a function that makes it, called
@@ -197,15 +208,24 @@ def live_chart(figure, key, shared=None):
     through the same runs, and make each figure once between them."""
     _serve_files()
     sent = st.session_state.setdefault(STORE, OrderedDict())
-    parts = figure if shared is None else _shared(shared, figure)
-    _chart(key=key, data=payload(parts, sent), on_missing_change=_resend)
+    if shared is None:
+        parts, label = split(figure), figure_summary(figure, title)
+    else:
+        parts, label = _shared(shared, figure, title)
+    _chart(key=key, data=payload(parts, sent, label, file_name(title or key)),
+           on_missing_change=_resend)
+
+
+def file_name(name):
+    """A file name (no extension) for a chart's PNG: its title or key in lower case, words
+    joined by underscores."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "chart"
 
 
 def figure_of(data, parts):
     """The figure (a dict) a payload draws, its parts looked up in ``parts`` (name -> JSON,
     e.g. this session's :data:`STORE`) when the payload does not carry them: for tests and
     protocol-level clients, which see payloads without running the page's code."""
-    import json
     message = json.loads(data)
 
     def part(name):

@@ -5,11 +5,10 @@ compared with values recomputed here from their definitions.
 """
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
-from helpers import values
+from helpers import figure_specs, values
 from sklearn.datasets import make_moons
 from streamlit.testing.v1 import AppTest
 
@@ -35,8 +34,7 @@ def page(**session):
 def figures(at):
     """Figure title (before any subtitle) -> {trace name: trace} of every chart on the page."""
     out = {}
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in figure_specs(at):
         title = spec["layout"]["title"]["text"].partition("<br>")[0]
         out[title] = {t.get("name"): t for t in spec["data"]}
     return out

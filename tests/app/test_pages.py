@@ -1,7 +1,7 @@
 """AppTest checks of every page: loads, steps, revisits, resets, bad input."""
 import numpy as np
 import pytest
-from helpers import figure_specs, values
+from helpers import figure_specs, status_lines, values
 from streamlit.testing.v1 import AppTest
 
 from cbviz.app import FOLDER as APP
@@ -55,7 +55,7 @@ def history(at):
 
 
 def status(at):
-    return next(m.value for m in at.markdown if m.value.startswith("**Iteration"))
+    return next(m for m in status_lines(at) if m.startswith("**Iteration"))
 
 
 def test_home_loads_and_explains():
@@ -582,7 +582,7 @@ def test_a_visit_to_another_page_keeps_the_run_the_data_and_the_iteration_shown(
     for _ in range(3):
         at.button(key="step_once").click().run()
     at.slider(key="step_view").set_value(2).run()
-    status = next(m.value for m in at.markdown if m.value.startswith("**Iteration"))
+    status = next(m for m in status_lines(at) if m.startswith("**Iteration"))
     assert status.startswith("**Iteration 2** of 3")
     at.switch_page(GRADIENT).run()
     at.switch_page(STEP).run()

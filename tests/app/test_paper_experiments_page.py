@@ -1,7 +1,7 @@
 """AppTest checks of the Paper experiments page: defaults load, quick runs complete, tables."""
-import json
 
 import pytest
+from helpers import figure_specs
 from streamlit.testing.v1 import AppTest
 
 from cbviz.app import PAGES
@@ -19,8 +19,7 @@ def page(tmp_path, monkeypatch):
 
 
 def _titles(at):
-    return [json.loads(c.proto.spec)["layout"]["title"]["text"].split("<br>")[0]
-            for c in at.get("plotly_chart")]
+    return [spec["layout"]["title"]["text"].split("<br>")[0] for spec in figure_specs(at)]
 
 
 @pytest.mark.parametrize("name, title", [

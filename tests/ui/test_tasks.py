@@ -3,7 +3,7 @@ the step and compare pages' long steps (MinCq on every midpoint of a real set)."
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import figure_specs
+from helpers import figure_specs, status_lines
 from streamlit.testing.v1 import AppTest
 
 from cbviz.algorithms.mincq import mincq_on_history
@@ -98,7 +98,7 @@ def test_step_page_solves_mincq_on_every_midpoint_in_a_whole_page_run(mincq_pima
     at.button(key="step_once").click().run()
     assert not at.exception
     assert at.session_state["run_step"]["run"].history[0].extra["solver"] == "gram_free"
-    assert any(m.value.startswith("**Iteration 1** of 1") for m in at.markdown)
+    assert any(m.startswith("**Iteration 1** of 1") for m in status_lines(at))
     assert "task_pending" not in at.session_state or not at.session_state["task_pending"]
 
 

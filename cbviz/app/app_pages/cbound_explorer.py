@@ -14,6 +14,7 @@ from cbviz.plots.cbound import (
 from cbviz.plots.style import fixed
 from cbviz.ui import state
 from cbviz.ui.figures import export_charts
+from cbviz.ui.live_chart import live_chart
 from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.ui.sidebar import RUN_PREFIX
 
@@ -125,9 +126,9 @@ def slice_figure():
 
 
 # one chart per row: side by side they would be 220-330 px wide in a 1024 px window
-st.plotly_chart(map_figure(), key="cbx_fig_map", width="stretch")
+live_chart(map_figure(), key="cbx_fig_map")
 if slice_ok:
-    st.plotly_chart(slice_figure(), key="cbx_fig_slice", width="stretch")
+    live_chart(slice_figure(), key="cbx_fig_slice")
 else:
     st.info("At r = 1/2 (μ₁ = 0) the C-bound is not defined: there is no line to draw.",
                icon=":material/block:")
@@ -171,8 +172,8 @@ for j, column in enumerate(st.columns(N_TOY)):
                        **state.bind(STORE, f"voter_{j}", f"cbx_voter_{j}"))
 toy = toy_vote.toy_summary(toy_vote.toy_wrong(
     [[i - 1 for i in page[f"voter_{j}"]] for j in range(N_TOY)], M_TOY))
-st.plotly_chart(toy_grid_figure(toy), key="cbx_fig_toy_grid", width="stretch")
-st.plotly_chart(toy_bars_figure(toy), key="cbx_fig_toy_bars", width="stretch")
+live_chart(toy_grid_figure(toy), key="cbx_fig_toy_grid")
+live_chart(toy_bars_figure(toy), key="cbx_fig_toy_bars")
 st.markdown(toy_vote.toy_story(toy))
 
 # ---- 3. PAC-Bayes bounds against m ------------------------------------------------------------
@@ -268,7 +269,7 @@ def pac_section():
         return pac_bounds_figure(table, kl=kl, delta=delta, chosen=key, target=target,
                                  needed=n_key, limit=limits[key], m_run=m_run)
 
-    st.plotly_chart(figure(), key="cbx_fig_pac", width="stretch")
+    live_chart(figure(), key="cbx_fig_pac")
     name = bounds.PAC_BOUNDS[key]
     if n_key is not None:
         text = (f"**{name}** is at most {target:.3f} from **m = {n_key:,}** examples on, with "

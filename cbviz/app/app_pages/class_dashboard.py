@@ -3,6 +3,7 @@ import streamlit as st
 
 from cbviz.lessons import LESSONS
 from cbviz.ui import class_link, class_live, class_teacher
+from cbviz.ui.page import document_title
 
 class_link.run_started()
 pacing = class_teacher.signed_in()
@@ -10,6 +11,7 @@ if pacing is not None:
     lesson = LESSONS[pacing.lesson - 1]
     projector = st.session_state.get(class_teacher.PROJECTOR, False)
     st.subheader(f"Class {pacing.code} · Lesson {pacing.lesson}: {lesson.title}")
+    document_title(f"Class {pacing.code}", "Class dashboard")
     st.caption(("Students follow your stages" if pacing.mode == "follow" else
                 "Students move at their own pace")
                + (" · each on their own sample" if pacing.own_samples else "")

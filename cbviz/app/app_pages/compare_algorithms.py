@@ -9,6 +9,7 @@ from cbviz.export import table_csv
 from cbviz.ui import state, tasks
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
+from cbviz.ui.live_chart import live_chart
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 from cbviz.markdown import md
@@ -107,12 +108,11 @@ for column, title, y_title, kw in curves:
     figures[title] = (lambda c=column, t=title, y=y_title, kw=kw: plots.compare_figure(
         frames, c, title=t, y_title=y, uirevision=f"cmp_{t}", **kw))
 for k, (column, title, _, _) in enumerate(curves):  # one per row: side by side, 270 px at 1024
-    st.plotly_chart(figures[title](), key=f"cmp_fig_{k}_{column}", width="stretch")
+    live_chart(figures[title](), key=f"cmp_fig_{k}_{column}")
 panel = cmp.final_panel()
 if len(panel):
     figures["Bounds at the last iteration"] = lambda: plots.bound_panel_figure(panel)
-    st.plotly_chart(figures["Bounds at the last iteration"](), key="cmp_fig_panel",
-                    width="stretch")
+    live_chart(figures["Bounds at the last iteration"](), key="cmp_fig_panel")
 
 # ---- decision regions -----------------------------------------------------------------------
 if problem.split.X_train.shape[1] == 2 and cmp.runs:
@@ -135,7 +135,8 @@ if problem.split.X_train.shape[1] == 2 and cmp.runs:
                                         uirevision=f"cmp_regions_{name}", show_scale=False,
                                         subtitle=f"iteration {k}")
             fig.update_layout(showlegend=False)
-            col.plotly_chart(fig, key=f"cmp_regions_{name}", width="stretch")
+            with col:
+                live_chart(fig, key=f"cmp_regions_{name}")
 
 # ---- the final table ------------------------------------------------------------------------
 st.subheader("At the last iteration")

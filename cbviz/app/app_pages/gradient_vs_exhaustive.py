@@ -9,6 +9,7 @@ from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
 from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.ui.messages import for_app
+from cbviz.ui.live_chart import live_chart
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 from cbviz.markdown import md
 
@@ -118,8 +119,7 @@ t = st.slider("Vote of the exhaustive run after iteration", 1, n, 1, key="gx_vie
               help="the candidates are scored as the next voter to add to this vote") if n > 1 else 1
 cands = ex.candidates(t)
 g, e = cands.gradient_pick, cands.exhaustive_pick
-st.plotly_chart(plots.landscape_figure(cands, problem.pool.describe),
-                key="gx_fig_landscape", width="stretch")
+live_chart(plots.landscape_figure(cands, problem.pool.describe), key="gx_fig_landscape")
 if e < 0 and g < 0:
     why = f" {for_app(ex.stop_reason)}." if ex.stop_reason else ""
     st.info(f"No eligible voter improves the C-bound of this vote.{why}", icon=":material/info:")
@@ -147,11 +147,11 @@ def plane():
 
 
 if problem.split.X_train.shape[1] == 2:
-    st.plotly_chart(plane(), key="gx_fig_regions", width="stretch")
+    live_chart(plane(), key="gx_fig_regions")
 
 # ---- both runs --------------------------------------------------------------------------------
 st.subheader("Both rules run side by side")
-st.plotly_chart(plots.lockstep_figure(table), key="gx_fig_lockstep", width="stretch")
+live_chart(plots.lockstep_figure(table), key="gx_fig_lockstep")
 diverge = table.index[~table["agree"].astype(bool)]
 c1, c2 = st.columns(2)
 c1.metric("First iteration where the runs differ",

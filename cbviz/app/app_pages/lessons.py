@@ -10,7 +10,9 @@ from cbviz.algorithms.base import ParameterError
 from cbviz.data import DataError
 from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step, stopped_because
 from cbviz.ui import class_link, class_student, hide, lesson_state, runs
+from cbviz.ui.live_chart import live_chart
 from cbviz.ui.notation import symbol_popover
+from cbviz.ui.page import document_title
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import require_problem
 from cbviz.ui.teacher import teacher_panel
@@ -174,8 +176,7 @@ def figure(stage, lab, k, answered):
         return
     fig = stage.figure(lab)
     if fig is not None:
-        st.plotly_chart(fig, key=f"lesson_fig_{lesson_state.progress()['n']}_{k}",
-                        config={"displaylogo": False})
+        live_chart(fig, key=f"lesson_fig_{lesson_state.progress()['n']}_{k}")
 
 
 def navigation(lab, k, revealed):
@@ -220,6 +221,7 @@ def lesson_view():
         return
     lab = lesson_state.lab(settings, problem, run)
     (st.subheader if pacing else st.title)(f"Lesson {n}: {lesson.title}")   # a class: compact
+    document_title(f"Stage {k} of {len(lesson.stages)}", f"Lesson {n}: {lesson.title}")
     st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} training "
                f"examples · {problem.voters_text} · about {lesson.minutes} minutes")
     if pacing is not None:

@@ -16,6 +16,7 @@ from cbviz.experiments import (
 from cbviz.export import table_csv
 from cbviz.ui import state, tasks
 from cbviz.ui.figures import export_charts
+from cbviz.ui.live_chart import live_chart
 from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.markdown import md
 
@@ -120,7 +121,7 @@ elif name == "fig1":
         figures[title] = (lambda frames=frames, title=title, label=label: plots.compare_figure(
             frames, "fit_s", title=title, y_title="fit time (s, log scale)", x_column="x",
             x_title=label, log_y=True, uirevision=f"fig1_{title}"))
-        st.plotly_chart(figures[title](), key=f"exp_fig1_{sweep}", width="stretch")
+        live_chart(figures[title](), key=f"exp_fig1_{sweep}")
     if "ratios" in tables and not tables["ratios"].empty:
         st.markdown("**Fit time relative to CB-Boost's** at every point of this run (above 1: "
                     "slower than CB-Boost; MinCq solves one program, so it has no T sweep)")
@@ -132,7 +133,7 @@ elif name == "fig1":
         st.markdown("\n".join(claim_line(c) for c in tables["claims"].itertuples()))
 elif name == "fig3":
     figures["Fig. 3 heatmap"] = lambda: fig3_heatmap(tables["differences"])
-    st.plotly_chart(figures["Fig. 3 heatmap"](), key="exp_fig3", width="stretch")
+    live_chart(figures["Fig. 3 heatmap"](), key="exp_fig3")
 else:
     curves = tables["curves"]
     for (dataset, split), _ in curves.groupby(["dataset", "split"], sort=False):
@@ -142,7 +143,7 @@ else:
         title = f"Fig. 5 on {dataset}"
         figures[title] = (lambda cb=cb, mq=mq: plots.mincq_on_voters_figure(cb, mq))
         st.markdown(f"**{dataset}** (split 0)")
-        st.plotly_chart(figures[title](), key=f"exp_fig5_{dataset}", width="stretch")
+        live_chart(figures[title](), key=f"exp_fig5_{dataset}")
 
 st.subheader("Tables")
 for table_name, table in tables.items():

@@ -17,7 +17,9 @@ from cbviz.ui import step_texts as texts
 from cbviz.ui.controls import param_widget, stored_params
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import content_key, live_chart
+from cbviz.ui.live_status import status_line
 from cbviz.ui.messages import for_app
+from cbviz.ui.page import document_title
 from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.markdown import md
 
@@ -52,6 +54,7 @@ if pending is not None:  # from a reloaded JSON: set before the widgets are draw
 # ---- algorithm and hyper-parameters ---------------------------------------------------------
 spec = ALGORITHMS[page["algorithm"]]  # the selector below writes here before a rerun
 st.title(f"Step through {spec.name}")
+document_title(f"Step through {spec.name}")
 st.caption(f"{md(problem.dataset.description)} · {problem.split.X_train.shape[0]} train / "
            f"{problem.split.X_test.shape[0]} test examples · {problem.voters_text}")
 stopped = tasks.stopped_notice("step")
@@ -204,14 +207,13 @@ def show():
     else:
         t = 1
     w, M, rec = vote_state(run, t)
-    status = (f"**Iteration {t}** of {n}: C-bound {fixed(rec.c_bound, 4)}, train error "
-              f"{fixed(rec.train_error, 4)}")
+    status = f" of {n}: C-bound {fixed(rec.c_bound, 4)}, train error {fixed(rec.train_error, 4)}"
     if rec.test_error is not None:
         status += f", test error {fixed(rec.test_error, 4)}"
     status += (f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {fixed(rec.kl)}"
                if problem.fixed else "; no PAC-Bayes bound or KL term: the trees were fitted to "
                "this sample, and the bounds need voters fixed before it")
-    st.markdown(status)
+    status_line("step_status", (f"Iteration {t}",), status)  # read out at each Step
     if run.done:  # a run cut short of its optimum or its paper's rule: a warning, not a success
         solved = (run.history[-1].extra.get("solver_status", "optimal") == "optimal"
                   and not run.capped)

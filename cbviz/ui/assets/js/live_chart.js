@@ -8,9 +8,15 @@
 // is a 1-D typed array ({dtype, bdata}).  The page keeps the parts it
 // was sent, most recently used last, up to KEEP of them (the server assumes far fewer).  A part
 // it lacks (a redraw it never got) is asked for again through the "missing" trigger.
+//
+// The payload's "a" is the chart's text alternative (cbviz.plots.figure_summary): the chart
+// is an image (role "img") named by it, its SVG hidden from screen readers.  Under the chart,
+// "Data table" shows the figure's data as tables (built when opened) and "Download PNG" saves
+// it; Plotly's own toolbar is off (its buttons were ten Tab stops, one of them a "share").
 
 const KEEP = 1024;
-const CONFIG = {displaylogo: false};
+const CONFIG = {displaylogo: false, displayModeBar: false};
+const MAX_ROWS = 2000;  // rows a data table shows; more are counted, not listed
 const parts = window.cbvizParts || (window.cbvizParts = new Map());
 
 function plotly(src) {  // one load per page; plotly.js sets window.Plotly: the page keeps its own
@@ -70,21 +76,186 @@ const HERE = new URL(import.meta.url);
 const PLOTLY = new URL(HERE.pathname.replace(/cbviz_js\/live_chart\.js$/, "plotlyjs/plotly.min.js")
                        + "?v=" + HERE.searchParams.get("plotly"), HERE).href;
 
+const TYPED = {f8: Float64Array, f4: Float32Array, i4: Int32Array, i2: Int16Array,
+               i1: Int8Array, u4: Uint32Array, u2: Uint16Array, u1: Uint8Array};
+
+function values(v) {  // a data array as a JS array (a typed array decoded), or null
+  if (Array.isArray(v)) return v;
+  if (!v || typeof v !== "object" || !("bdata" in v)) return null;
+  const bytes = Uint8Array.from(atob(v.bdata), (c) => c.charCodeAt(0));
+  const flat = Array.from(new TYPED[v.dtype](bytes.buffer));
+  if (!v.shape) return flat;
+  const cols = Number(String(v.shape).split(",").pop());
+  const rows = [];
+  for (let i = 0; i < flat.length; i += cols) rows.push(flat.slice(i, i + cols));
+  return rows;
+}
+
+function plain(html) {  // a Plotly title's first line, as text
+  const t = typeof html === "object" && html !== null ? html.text : html;
+  const first = String(t || "").split(/<br\s*\/?>/i)[0];  // parsed inert: nothing runs or loads
+  return new DOMParser().parseFromString(first, "text/html").body.textContent.trim();
+}
+
+function cell(v) {
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(+v.toFixed(4));
+  return v === null || v === undefined ? "" : String(v);
+}
+
+function table(caption, head, rows) {
+  const t = document.createElement("table");
+  t.createCaption().textContent = caption;
+  const tr = t.createTHead().insertRow();
+  for (const h of head) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = h;
+    tr.appendChild(th);
+  }
+  const body = t.createTBody();
+  for (const row of rows.slice(0, MAX_ROWS)) {
+    const r = body.insertRow();
+    row.forEach((v, i) => {
+      const c = i === 0 ? document.createElement("th") : document.createElement("td");
+      if (i === 0) c.scope = "row";
+      c.textContent = cell(v);
+      r.appendChild(c);
+    });
+  }
+  if (rows.length > MAX_ROWS) {
+    t.createTFoot().insertRow().insertCell().textContent =
+      `first ${MAX_ROWS} of ${rows.length} rows`;
+  }
+  return t;
+}
+
+function axisTitle(layout, trace, axis) {
+  const ref = trace[axis + "axis"] || axis;
+  return plain((layout[axis + "axis" + ref.slice(1)] || {}).title) || axis;
+}
+
+function same(a, b) {
+  return a && b && a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+function tables(figure) {  // the figure's data: one table per grid, per run of traces on one x
+  const out = [], layout = figure.layout, title = plain(layout.title) || "Chart";
+  let group = null;
+  const flush = () => {
+    if (!group) return;
+    const rows = group.x.map((x, i) => [x, ...group.ys.map((y) => y[i])]);
+    out.push(table(`${title}: ${group.names.join(", ")}`, [group.head, ...group.names], rows));
+    group = null;
+  };
+  figure.data.forEach((trace, k) => {
+    const name = plain(trace.name) || `series ${k + 1}`;
+    const type = trace.type || "scatter";
+    if (type === "heatmap" || type === "contour") {
+      flush();
+      const z = values(trace.z);
+      if (!z) return;
+      const x = values(trace.x) || z[0].map((_, i) => i);
+      const y = values(trace.y) || z.map((_, i) => i);
+      const what = plain((trace.colorbar || {}).title) || name;
+      const head = [`${axisTitle(layout, trace, "y")} \\ ${axisTitle(layout, trace, "x")}`,
+                    ...x.map(cell)];
+      out.push(table(`${title}: ${what}`, head, z.map((row, i) => [y[i], ...row])));
+      return;
+    }
+    let x = values(trace.x), y = values(trace.y);
+    if (trace.orientation === "h") [x, y] = [y, x];
+    if (!y || (x && x.length === 2 && x[0] === x[1])) return;  // no data, or a guide line
+    if (!x) x = y.map((_, i) => i + 1);
+    if (group && same(group.x, x)) {
+      group.names.push(name);
+      group.ys.push(y);
+      return;
+    }
+    flush();
+    group = {x, ys: [y], names: [name], head: axisTitle(layout, trace, trace.orientation === "h" ? "y" : "x")};
+  });
+  flush();
+  return out;
+}
+
+const STYLE = `
+.cbviz-chart-tools{display:flex;gap:.5rem;margin:.25rem 0 .5rem}
+.cbviz-chart-button{font:inherit;font-size:.875rem;line-height:1.6;color:inherit;cursor:pointer;
+  background:transparent;border:1px solid #6b6f76;border-radius:.375rem;padding:0 .6rem}
+.cbviz-chart-button:hover{border-color:currentColor}
+.cbviz-chart-button[aria-expanded=true]{background:#f0f2f6}
+.cbviz-chart-data{max-height:24rem;overflow:auto;margin-bottom:.5rem}
+.cbviz-chart-data table{border-collapse:collapse;font-size:.8rem;margin:0 0 .75rem}
+.cbviz-chart-data caption{text-align:left;font-weight:600;padding:.25rem 0}
+.cbviz-chart-data th,.cbviz-chart-data td{border:1px solid #c7c9cf;padding:.1rem .4rem;
+  text-align:right;font-variant-numeric:tabular-nums}`;
+
+function style() {  // the buttons' and tables' look, once per page
+  if (document.getElementById("cbviz-chart-style")) return;
+  const tag = document.createElement("style");
+  tag.id = "cbviz-chart-style";
+  tag.textContent = STYLE;
+  document.head.appendChild(tag);
+}
+
+function box(parentElement) {  // the chart, its text alternative and its two buttons, once
+  let outer = parentElement.querySelector("div.cbviz-chart");
+  if (outer) return outer;
+  style();
+  outer = document.createElement("div");
+  outer.className = "cbviz-chart";
+  const div = document.createElement("div");
+  div.className = "cbviz-live-chart";
+  div.setAttribute("role", "img");
+  const tools = document.createElement("div");
+  tools.className = "cbviz-chart-tools";
+  const data = document.createElement("div");
+  data.className = "cbviz-chart-data";
+  data.id = "cbviz-data-" + Math.random().toString(36).slice(2);
+  data.hidden = true;
+  data.tabIndex = 0;  // it scrolls: reachable by keyboard
+  data.setAttribute("role", "region");
+  data.setAttribute("aria-label", "Data table");
+  const show = document.createElement("button");
+  show.type = "button";
+  show.className = "cbviz-chart-button";
+  show.textContent = "Data table";
+  show.setAttribute("aria-expanded", "false");
+  show.setAttribute("aria-controls", data.id);
+  show.addEventListener("click", () => {
+    data.hidden = !data.hidden;
+    show.setAttribute("aria-expanded", String(!data.hidden));
+    data.setAttribute("aria-label", "Data table: " + div.getAttribute("aria-label").split(". ")[0]);
+    if (!data.hidden) data.replaceChildren(...tables(outer.cbvizFigure));
+  });
+  const save = document.createElement("button");
+  save.type = "button";
+  save.className = "cbviz-chart-button";
+  save.textContent = "Download PNG";
+  save.addEventListener("click", () => plotly(PLOTLY).then((Plotly) =>
+    Plotly.downloadImage(div, {format: "png", filename: outer.cbvizFile || "chart"})));
+  tools.append(show, save);
+  outer.append(div, tools, data);
+  parentElement.appendChild(outer);
+  return outer;
+}
+
 export function draw(component) {
   const src = PLOTLY;
   const { data, parentElement, setTriggerValue } = component;
   const payload = JSON.parse(new TextDecoder().decode(data));
-  let div = parentElement.querySelector("div.cbviz-live-chart");
-  if (!div) {
-    div = document.createElement("div");
-    div.className = "cbviz-live-chart";
-    parentElement.appendChild(div);
-  }
+  const outer = box(parentElement);
+  const div = outer.querySelector("div.cbviz-live-chart");
   const figure = assemble(payload);
   if (figure === null) {  // the server sends every part again
     setTriggerValue("missing", true);
     return () => {};
   }
+  div.setAttribute("aria-label", payload.a || plain(figure.layout.title) || "Chart");
+  outer.cbvizFigure = figure;
+  outer.cbvizFile = payload.n;
+  const table = outer.querySelector("div.cbviz-chart-data");
+  if (!table.hidden) table.replaceChildren(...tables(figure));
   const layout = figure.layout;
   const page = getComputedStyle(parentElement);  // the app's font and text color
   layout.font = {family: page.fontFamily, color: page.color, ...(layout.font || {})};
@@ -100,7 +271,10 @@ export function draw(component) {
       }
       return Plotly.react(div, figure.data, layout, CONFIG);
     })
-    .then(() => { div.dataset.draws = String(Number(div.dataset.draws || 0) + 1); })
+    .then(() => {
+      for (const svg of div.querySelectorAll("svg")) svg.setAttribute("aria-hidden", "true");
+      div.dataset.draws = String(Number(div.dataset.draws || 0) + 1);
+    })
     .catch((err) => { div.textContent = "The chart could not be drawn: " + err.message; });
   return () => {
     if (div.cbvizResize) div.cbvizResize.disconnect();

@@ -1,0 +1,23 @@
+"""What every page shares: its document title and the stylesheet Streamlit's theme cannot set
+(``assets/css/app.css``: focus rings, the text only a screen reader reads)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+__all__ = ["document_title", "add_style", "APP"]
+
+CSS = Path(__file__).parent / "assets" / "css" / "app.css"
+APP = "cbviz"
+
+
+def document_title(*parts):
+    """Name the browser tab after what the page shows (WCAG 2.1, 2.4.2 Page Titled): ``parts``
+    from the most to the least specific, then the app's name, joined by " · "."""
+    st.set_page_config(page_title=" · ".join((*parts, APP)))
+
+
+def add_style():
+    """The app's stylesheet, on every run (Streamlit keeps only what a run draws)."""
+    st.html(CSS)

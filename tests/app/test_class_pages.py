@@ -8,6 +8,7 @@ store in a temporary folder, as the workers of `cbviz serve` share one.
 """
 import pytest
 import streamlit as st
+from helpers import status_lines
 from streamlit.testing.v1 import AppTest
 
 from cbviz.app import FOLDER
@@ -60,10 +61,11 @@ def address(at):
 
 
 def text(at):
-    """Everything the page says, as one string (markdown, alerts, captions, titles, code)."""
+    """Everything the page says, as one string (markdown, alerts, captions, titles, code,
+    status lines)."""
     parts = [e.value for kind in ("markdown", "caption", "title", "success", "warning",
                                   "error", "info", "code", "header", "subheader")
-             for e in getattr(at, kind)]
+             for e in getattr(at, kind)] + status_lines(at)
     return "\n".join(str(p) for p in parts)
 
 
@@ -304,6 +306,6 @@ def test_a_vote_already_locked_elsewhere_is_taken_as_stored(store):
     token = student.session_state["class_member"]["token"]
     store.answer(code, token, 1, choices[1])            # locked by another tab
     lock(student, 1, choices[0])
-    assert f"Your guess: **{md(choices[1])}**" in text(student)
+    assert f"Your guess: **{choices[1]}**" in text(student)
     assert "not stored" not in text(student)
     assert [v.value for v in store.votes(code, key, 1)] == [choices[1]]

@@ -9,6 +9,7 @@ from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from helpers import status_lines
 from streamlit.testing.v1 import AppTest
 
 from cbviz.app import FOLDER
@@ -73,7 +74,8 @@ def expanders(at):
 
 
 def markdown(at):
-    return [m.value for m in at.markdown]
+    """The page's markdown and its status lines (their bold parts as Markdown writes them)."""
+    return [m.value for m in at.markdown] + status_lines(at)
 
 
 def progress(at):
@@ -379,7 +381,7 @@ def test_reload_opens_the_same_stage_with_the_same_run():
     assert len(reopened.history) == len(run.history) == stage.action.target
     assert reopened.history[-1].c_bound == run.history[-1].c_bound
     assert progress(again)["guesses"] == {3: guess}
-    assert f"Your guess: **{md(guess)}**" in markdown(again)
+    assert f"Your guess: **{guess}**. Not this time." in markdown(again)
     assert_revealed(again, stage.question, preset(2)[2], right=False)
 
 

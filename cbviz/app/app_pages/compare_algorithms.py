@@ -10,6 +10,7 @@ from cbviz.ui import state, tasks
 from cbviz.ui.controls import param_widget
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
+from cbviz.ui.live_status import status_line
 from cbviz.ui.messages import for_app
 from cbviz.ui.sidebar import RUN_PREFIX, require_problem
 from cbviz.markdown import md
@@ -92,6 +93,9 @@ if not frames:
     st.info("Press **Run all to the end** or **Step all** to start every algorithm.",
             icon=":material/play_arrow:")
     st.stop()
+status_line("cmp_status", ", ".join(f"{name} at iteration {len(frame)}"  # read out at each run
+                                    for name, frame in frames.items()),
+            "; every run has stopped." if cmp.done else ".")
 
 # ---- curves ---------------------------------------------------------------------------------
 curves = [

@@ -11,6 +11,7 @@ from cbviz.data import DataError
 from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step, stopped_because
 from cbviz.ui import class_link, class_student, hide, lesson_state, runs
 from cbviz.ui.live_chart import live_chart
+from cbviz.ui.live_status import status_line
 from cbviz.ui.notation import symbol_popover
 from cbviz.ui.page import document_title
 from cbviz.ui.messages import for_app
@@ -140,19 +141,25 @@ def stage_view(lab, k):
     st.progress(k / len(lesson.stages), text=f"Stage {k} of {len(lesson.stages)}: {stage.title}")
     st.markdown(f"**What to do.** {stage.do}  \n**Question.** {stage.question.text}")
     guess = p["guesses"].get(k)
-    revealed, second = False, None
+    revealed = guess is not None and stage.action.done(lab)
+    rv = stage.reveal(lab) if revealed else None
+    shown = revealed and class_student.reveal_allowed(pacing, k)
+    # one line in one place through the stage, read out when it changes (a lock, a reveal)
+    if guess is None:
+        status_line(f"lesson_status_{n}_{k}",
+                    "Answer first: the controls for this stage appear once your guess is in.")
+    else:
+        status_line(f"lesson_status_{n}_{k}", "Your guess: ", (str(guess),),
+                    (". Right." if rv.right(stage.question, guess) else ". Not this time.")
+                    if shown else " (locked).")
+    second = None
     if guess is None:
         guess_form(stage.question, n, k)
-        st.caption("Answer first: the controls for this stage appear once your guess is in.")
     else:
-        st.markdown(f"Your guess: **{md(guess)}**")
         second = class_student.second_vote(pacing, stage, k)   # in view when it opens
         action_widgets(stage, lab, k)
-        revealed = stage.action.done(lab)
-    rv = stage.reveal(lab) if revealed else None
     if revealed and pacing is not None:
         class_student.post(lab, k, rv, stage.question)
-    shown = revealed and class_student.reveal_allowed(pacing, k)
     if shown:
         verdict(stage, rv, guess, second)
     elif revealed:

@@ -6,10 +6,87 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-# Colors (Okabe-Ito palette: distinguishable with the common color-vision deficiencies).
-BLUE, ORANGE, GREEN, VERMILION = "#0072B2", "#E69F00", "#009E73", "#D55E00"
-PURPLE, SKY, YELLOW, GREY, BLACK = "#CC79A7", "#56B4E9", "#F0E442", "#7F7F7F", "#222222"
+# Colors: the Okabe-Ito palette (distinguishable with the common color-vision deficiencies),
+# every one at least 3:1 against the white plot (WCAG 2.1, 1.4.11), so a line, marker or bar
+# in it stands out from the background.  Okabe-Ito's orange, sky blue and yellow are lighter
+# than that (2.25, 2.31 and 1.32:1): they are darker variants of the same hues here (CIELAB
+# hue within 3 degrees of Okabe-Ito's).  Vermilion is darkened too, to 5.6:1: a 3:1
+# orange and the original vermilion look alike under deuteranopia (CIEDE2000 distance 3 in
+# Machado et al.'s 2009 simulation); the darker one keeps them 14 apart, and it can be text
+# (4.5:1).  ``contrast_ratio`` measures them; tests/plots/test_accessible_palette.py holds
+# the ratios and the simulated distances.
+OKABE_ITO = {"blue": "#0072B2", "orange": "#E69F00", "green": "#009E73", "vermilion": "#D55E00",
+             "purple": "#CC79A7", "sky": "#56B4E9", "yellow": "#F0E442"}
+BLUE, ORANGE, GREEN, VERMILION = "#0072B2", "#C08400", "#009E73", "#AC4A00"
+PURPLE, SKY, YELLOW, GREY, BLACK = "#CC79A7", "#4797C5", "#9C9000", "#7F7F7F", "#222222"
 POS, NEG = VERMILION, BLUE  # label +1 / -1, matching the ends of the vote colorscale
+# Text: every chart text at least 4.5:1 on white (WCAG 2.1, 1.4.3): titles, axes, ticks,
+# legends, colorbars and annotations in TEXT (15.9:1, the template's font color), subtitles
+# and quiet notes in SUBTITLE_COLOR (9.7:1).  GREY (4.0:1) is for marks only.
+TEXT, SUBTITLE_COLOR = "#222222", "#444444"
+
+# Line dashes and marker symbols, in the order figures give them to their series: two series
+# of a figure never differ by color alone (WCAG 2.1, 1.4.1).  Plotly's six named dashes and
+# two more (dash-dot-dot, sparse dots), as pixel lengths.
+DASH_DOT_DOT, SPARSE_DOT = "9px,3px,2px,3px,2px,3px", "2px,5px"
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", DASH_DOT_DOT, SPARSE_DOT)
+CURRENT_DASH = "dot"   # the vertical line at the iteration shown (``_figures.iteration_marker``)
+# a figure's series beside that line: every dash but its own
+SERIES_DASHES = tuple(d for d in DASHES if d != CURRENT_DASH)
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down", "cross",
+           "pentagon", "hexagon", "star-triangle-up", "hourglass", "bowtie")
+# The four PAC-Bayes bounds (cbviz.bounds.PAC_BOUNDS), in every figure that draws them:
+# color, dash and marker symbol (the empirical C-bound beside them is solid with circles).
+BOUND_LOOK = {"pac_bound": (VERMILION, "longdashdot", "square"),
+              "first_order_bound": (ORANGE, "dashdot", "diamond"),
+              "pac_bound_1": (GREEN, DASH_DOT_DOT, "triangle-up"),
+              "tandem_bound": (PURPLE, "longdash", "x")}
+
+
+def bound_look(key, i=0):
+    """``(color, dash, symbol)`` of the PAC-Bayes bound ``key`` (a new bound: the i-th look
+    after the four)."""
+    if key in BOUND_LOOK:
+        return BOUND_LOOK[key]
+    return GREY, DASHES[(len(BOUND_LOOK) + i) % len(DASHES)], SYMBOLS[(5 + i) % len(SYMBOLS)]
+
+
+def _channels(color):
+    """(r, g, b) in 0-255 of "#rrggbb", "#rgb", "rgb(r, g, b)" or "rgba(r, g, b, a)" (alpha
+    ignored), or of "white" / "black"."""
+    color = {"white": "#FFFFFF", "black": "#000000"}.get(color.strip().lower(), color.strip())
+    if color.startswith("#"):
+        digits = color[1:] if len(color) == 7 else "".join(c * 2 for c in color[1:4])
+        return tuple(int(digits[i:i + 2], 16) for i in (0, 2, 4))
+    return tuple(float(v) for v in color[color.index("(") + 1:-1].split(",")[:3])
+
+
+def relative_luminance(color):
+    """WCAG 2.1 relative luminance of ``color``: 0.2126 R + 0.7152 G + 0.0722 B of the
+    linearized sRGB channels.
+
+    Examples
+    --------
+    >>> relative_luminance("#FFFFFF"), relative_luminance("#000000")
+    (1.0, 0.0)
+    """
+    def linear(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = map(linear, _channels(color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(color, background="#FFFFFF"):
+    """WCAG 2.1 contrast ratio ``(L1 + 0.05) / (L2 + 0.05)`` of two colors (L1 the lighter).
+
+    Examples
+    --------
+    >>> round(contrast_ratio("#000000"), 1), round(contrast_ratio(OKABE_ITO["yellow"]), 2)
+    (21.0, 1.32)
+    """
+    a, b = sorted((relative_luminance(color), relative_luminance(background)))
+    return (b + 0.05) / (a + 0.05)
 
 
 def named_scale(name):
@@ -30,7 +107,7 @@ HEIGHT = 380
 # there (a wider window only leaves room to spare under the legend)
 FULL_WIDTH = 480
 MARGIN_RIGHT = 18  # px right of the plot when no colorbar sits there
-SUBTITLE_STYLE = "font-size:12px;color:#444"
+SUBTITLE_STYLE = f"font-size:12px;color:{SUBTITLE_COLOR}"
 
 # The trace types cbviz draws, and the parts of a layout its figures never use.
 TRACE_TYPES = ("bar", "box", "contour", "heatmap", "scatter", "scattergl")
@@ -40,11 +117,15 @@ _UNUSED_LAYOUT = ("geo", "polar", "scene", "ternary")
 def _template(name="plotly_white"):
     """Plotly's template ``name`` (a dict) cut to what cbviz's figures can show: the
     defaults of :data:`TRACE_TYPES` and the layout without maps, polar, ternary and 3-D
-    axes.  Every value kept is Plotly's, so a figure looks the same; it is 2.9 kB of JSON
-    instead of 7.2 kB, which every chart carries and every figure build copies."""
+    axes.  Every value kept is Plotly's but the font color, :data:`TEXT` (plotly_white's
+    is #2a3f5f); it is 2.9 kB of JSON instead of 7.2 kB, which every chart carries and every
+    figure build copies.  A page that draws the chart may set ``layout.font.color`` (the app's
+    chart: its own text color), which every text without a color of its own follows."""
     full = pio.templates[name].to_plotly_json()
+    layout = {k: v for k, v in full["layout"].items() if k not in _UNUSED_LAYOUT}
+    layout["font"] = {**layout.get("font", {}), "color": TEXT}
     return {"data": {k: v for k, v in full["data"].items() if k in TRACE_TYPES},
-            "layout": {k: v for k, v in full["layout"].items() if k not in _UNUSED_LAYOUT}}
+            "layout": layout}
 
 
 TEMPLATE = _template()

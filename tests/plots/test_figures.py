@@ -108,16 +108,19 @@ def check_colorbars(fig):
 
 
 def test_the_template_is_plotly_white_cut_to_what_the_figures_use(frame):
-    """Every value kept is plotly_white's; what is cut are the defaults of trace types cbviz
-    never draws and the layout of maps, polar, ternary and 3-D plots (``check_valid`` checks
-    each figure uses none of them)."""
+    """Every value kept is plotly_white's but the font color (dark text, 4.5:1 or more on
+    white); what is cut are the defaults of trace types cbviz never draws and the layout of
+    maps, polar, ternary and 3-D plots (``check_valid`` checks each figure uses none of
+    them)."""
     import plotly.io as pio
-    from cbviz.plots.style import TRACE_TYPES
+    from cbviz.plots.style import TEXT, TRACE_TYPES
     full = pio.templates["plotly_white"].to_plotly_json()
     kept = P.bounds_figure(frame).layout.template.to_plotly_json()
     assert kept["data"] == {k: v for k, v in full["data"].items() if k in TRACE_TYPES}
-    assert kept["layout"] == {k: v for k, v in full["layout"].items()
-                              if k not in ("geo", "polar", "scene", "ternary")}
+    assert kept["layout"]["font"] == {**full["layout"]["font"], "color": TEXT}
+    assert {k: v for k, v in kept["layout"].items() if k != "font"} == {
+        k: v for k, v in full["layout"].items()
+        if k not in ("geo", "polar", "scene", "ternary", "font")}
     assert len(json.dumps(kept)) < 0.45 * len(json.dumps(full))
 
 

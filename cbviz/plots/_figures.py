@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .style import (
+    CURRENT_DASH,
     GREY,
     HEIGHT,
     ITERATION_AXIS,
@@ -97,7 +98,7 @@ def styled(draft, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermo
     if x_title == ITERATION_AXIS:  # whole iterations only: no 1.5 ticks on short runs
         last = max((np.nanmax(np.asarray(t.x, dtype=float)) for t in traces
                     if t.x is not None and len(t.x)), default=1.0)
-        x.update(tickformat="d", dtick=1 if last <= 12 else None)
+        x.update(tickformat="d", **({"dtick": 1} if last <= 12 else {}))  # no null in the JSON
     shared = dict(
         template=TEMPLATE,
         title=dict(text=title, x=0.0, xref="paper", xanchor="left",
@@ -160,12 +161,22 @@ def iteration_marker(current, y_low, y_high):
     """Vertical dotted line at the selected iteration, as a trace named "current iteration"."""
     return Scatter(
         x=[current, current], y=[y_low, y_high], mode="lines", name="current iteration",
-        line=dict(color=GREY, width=1.5, dash="dot"),
+        line=dict(color=GREY, width=1.5, dash=CURRENT_DASH),
         hovertemplate="selected iteration %{x}<extra></extra>")
 
 
-def line_trace(x, y, name, color, *, width=2, dash=None, fmt=".4g", **kwargs):
+MAX_MARKERS = 15  # markers kept on a curve of more than 60 points (its line keeps every point)
+
+
+def line_trace(x, y, name, color, *, width=2, dash=None, symbol=None, fmt=".4g", **kwargs):
+    """A curve over iterations: a line with a marker at each point up to 60 points, at
+    :data:`MAX_MARKERS` of them beyond.  ``dash`` and ``symbol`` tell it from the figure's
+    other curves without its color, in the plot and in the legend, whose short line sample
+    shows a long dash as a solid line but always shows the marker (a symbol other than a
+    circle is drawn a little larger, to read as well at that size)."""
+    size = 4 if symbol in (None, "circle") else 6
     return Scatter(
-        x=x, y=y, mode="lines+markers" if len(x) <= 60 else "lines", name=name,
-        line=dict(color=color, width=width, dash=dash), marker=dict(size=4),
+        x=x, y=y, mode="lines+markers", name=name,
+        line=dict(color=color, width=width, dash=dash),
+        marker=dict(size=size, symbol=symbol, maxdisplayed=None if len(x) <= 60 else MAX_MARKERS),
         hovertemplate=f"{name} = %{{y:{fmt}}}<extra></extra>", **kwargs)

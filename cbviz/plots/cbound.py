@@ -11,29 +11,37 @@ import numpy as np
 
 from ..bounds import PAC_BOUNDS
 from ..cbound_plane import AXES, max_disagreement
-from ._figures import Bar, Contour, Heatmap, Scatter, new_figure, styled
+from ._figures import MAX_MARKERS, Bar, Contour, Heatmap, Scatter, new_figure, styled
 from ._values import title_number
 from .style import (
     BLACK,
     BLUE,
+    DASHES,
     FULL_WIDTH,
-    GREEN,
     GREY,
     ORANGE,
     PURPLE,
     SKY,
+    SPARSE_DOT,
+    SYMBOLS,
+    TEXT,
     VERMILION,
     VIRIDIS,
     YELLOW,
+    bound_look,
     colorbar,
     fixed,
 )
 
-# the four bounds in the colors and dashes of the step page's risk-bound figure
-_BOUND_LOOK = dict(zip(PAC_BOUNDS, ((VERMILION, None), (ORANGE, "dashdot"), (GREEN, None),
-                                    (PURPLE, "longdash"))))
-_TRAJECTORY_COLORS = (BLACK, PURPLE, ORANGE, SKY)
+# the runs drawn on the C-bound map: a color, a dash and a marker symbol each (the map's own
+# lines are solid black and dashed vermilion, without markers)
+_TRAJECTORY_LOOKS = ((BLACK, "solid", "circle"), (PURPLE, "dot", "square"),
+                     (ORANGE, "dashdot", "diamond"), (SKY, "longdash", "triangle-up"))
 _INVALID_FILL = "rgba(127,127,127,0.35)"
+# contour labels drawn over the whole color scale: white with a dark outline, so each reads
+# at 4.5:1 or more against the outline whatever the color beneath (WCAG 2.1, 1.4.3)
+_HALO = ", ".join(f"{dx}px {dy}px 1px {TEXT}" for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                  if dx or dy)
 
 
 def _symbols(axes):
@@ -76,7 +84,7 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
         x=grid.x, y=grid.y, z=grid.c_bound, customdata=grid.first_order, name="C-bound",
         colorscale=VIRIDIS, zmin=0.0, zmax=1.0, showlegend=False,
         contours=dict(start=0.0, end=1.0, size=0.1, coloring="heatmap", showlabels=True,
-                      labelfont=dict(size=10, color="white")),
+                      labelfont=dict(size=10, color="white", shadow=_HALO)),
         line=dict(width=0.8, color="rgba(255,255,255,0.6)"),
         colorbar=colorbar("C-bound"),
         hovertemplate=(f"{sx} = %{{x:.3f}}<br>{sy} = %{{y:.3f}}<br>C-bound = %{{z:.3f}}"
@@ -97,7 +105,10 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
         x=[0.0, top], y=[0.0, top], mode="lines", name=line,
         line=dict(color=VERMILION, width=2, dash="dash"),
         hovertemplate=f"{sx} = {sy} = %{{x:.3f}}: C = 2r<extra></extra>"))
-    for (name, frame), color in zip(dict(trajectories).items(), _TRAJECTORY_COLORS * 4):
+    for i, (name, frame) in enumerate(dict(trajectories).items()):
+        color, dash, symbol = _TRAJECTORY_LOOKS[i % len(_TRAJECTORY_LOOKS)]
+        if i >= len(_TRAJECTORY_LOOKS):   # a fifth run and after: other dashes and symbols
+            dash, symbol = DASHES[i % len(DASHES)], SYMBOLS[(i + 4) % len(SYMBOLS)]
         cols = ("gibbs_risk", "disagreement") if axes == "risks" else ("mu1", "mu2")
         x, y = frame[cols[0]].to_numpy(float), frame[cols[1]].to_numpy(float)
         sizes = np.full(x.size, 6.0)
@@ -107,8 +118,8 @@ def c_bound_map_figure(grid, point=None, trajectories=(), uirevision="cbound_map
             x=x, y=y, mode="lines+markers", name=name,
             customdata=np.column_stack([frame["iteration"].to_numpy(),
                                         frame["c_bound"].to_numpy(float)]),
-            line=dict(color=color, width=1.5), marker=dict(size=sizes, color=color,
-                                                           line=dict(color="white", width=1)),
+            line=dict(color=color, width=1.5, dash=dash),
+            marker=dict(size=sizes, color=color, symbol=symbol, line=dict(color="white", width=1)),
             hovertemplate=(f"{name}<br>iteration %{{customdata[0]}}: {sx} = %{{x:.4f}}, "
                            f"{sy} = %{{y:.4f}}<br>C-bound = %{{customdata[1]:.4f}}"
                            "<extra></extra>")))
@@ -173,6 +184,9 @@ def c_bound_slice_figure(line, axes, x, y=None, uirevision="cbound_slice"):
     return fig
 
 
+_RIGHT_CELL = "#E8EEF4"  # a cell where the voter is right: background, the wrong ones marked ×
+
+
 def toy_grid_figure(summary, uirevision="toy_grid"):
     """Which voter errs on which example, and the majority vote's row beneath them.
 
@@ -192,14 +206,16 @@ def toy_grid_figure(summary, uirevision="toy_grid"):
                        f" of {n} voters wrong on this example")
     fig = new_figure(Heatmap(
         x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, showscale=False, xgap=3, ygap=3,
-        colorscale=[[0.0, "#E8EEF4"], [0.5, "#E8EEF4"], [0.5, VERMILION], [1.0, VERMILION]],
+        colorscale=[[0.0, _RIGHT_CELL], [0.5, _RIGHT_CELL], [0.5, VERMILION], [1.0, VERMILION]],
         text=np.where(z > 0, "×", ""), texttemplate="%{text}",
         textfont=dict(color="white", size=18), customdata=what, showlegend=False,
         hovertemplate="example %{x}, %{y}: %{customdata}<extra></extra>"))
-    for name, color in (("wrong (×)", VERMILION), ("right", "#E8EEF4")):
+    # the legend's swatches: a crossed square like the cells (not told apart by color alone)
+    for name, color, symbol, edge in (("wrong (×)", VERMILION, "square-x", "white"),
+                                      ("right", _RIGHT_CELL, "square", GREY)):
         fig.add_trace(Scatter(x=[None], y=[None], mode="markers", name=name,
-                                 marker=dict(symbol="square", size=12, color=color,
-                                             line=dict(color=GREY, width=1))))
+                                 marker=dict(symbol=symbol, size=12, color=color,
+                                             line=dict(color=edge, width=1))))
     fig = styled(fig, title=f"Who errs where<br><sup>the vote errs where at least "
                  f"{summary.threshold} of the {n} voters err</sup>", x_title="example",
                  y_title="", uirevision=uirevision, height=60 * (n + 1) + 120, legend_width=300)
@@ -262,17 +278,18 @@ def pac_bounds_figure(table, *, kl, delta, chosen=None, target=None, needed=None
     """
     m = table["m"].to_numpy(float)
     fig = new_figure()
-    for key, name in PAC_BOUNDS.items():
-        color, dash = _BOUND_LOOK[key]
+    for i, (key, name) in enumerate(PAC_BOUNDS.items()):
+        color, dash, symbol = bound_look(key, i)
         fig.add_trace(Scatter(
-            x=m, y=table[key].to_numpy(float), mode="lines", name=name,
+            x=m, y=table[key].to_numpy(float), mode="lines+markers", name=name,
             line=dict(color=color, width=3 if key == chosen else 1.8, dash=dash),
+            marker=dict(symbol=symbol, size=7, maxdisplayed=MAX_MARKERS),
             hovertemplate=f"m = %{{x:,.0f}}<br>{name} = %{{y:.4f}}<extra></extra>"))
     span = [float(m.min()), float(m.max())]
     if limit is not None and chosen is not None:
         fig.add_trace(Scatter(
             x=span, y=[limit, limit], mode="lines", name=f"as m → ∞: {fixed(limit)}",
-            line=dict(color=_BOUND_LOOK[chosen][0], width=1.2, dash="dot"),
+            line=dict(color=bound_look(chosen)[0], width=1.5, dash=SPARSE_DOT),
             hovertemplate="limit of the chosen bound = %{y:.4f}<extra></extra>"))
     if target is not None:
         fig.add_trace(Scatter(

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._figures import Bar, Scatter, new_figure, styled
+from ._figures import MAX_MARKERS, Bar, Scatter, new_figure, styled
 from ._values import float_column, iteration_numbers, title_number
 from .style import (
     BLACK,
     BLUE,
+    DASHES,
     FULL_WIDTH,
     GREEN,
     GREY,
@@ -15,18 +16,23 @@ from .style import (
     ORANGE,
     PURPLE,
     SKY,
+    SYMBOLS,
+    TEXT,
     VERMILION,
     YELLOW,
     history_frame,
 )
 
 PALETTE = (BLUE, VERMILION, GREEN, ORANGE, PURPLE, SKY, BLACK, YELLOW, GREY)
-DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+# the bars of a group: hatched each its own way, not told apart by color alone
+PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 
 
 def _style_of(i):
-    """Color and dash of the i-th algorithm (distinct beyond the palette's length)."""
-    return PALETTE[i % len(PALETTE)], DASHES[(i // len(PALETTE)) % len(DASHES)]
+    """Color, dash and marker symbol of the i-th algorithm: the (dash, symbol) pair differs
+    between any two of the first 24 (the 8 dashes and 12 symbols cycle together), and the
+    color between any two of the first 9."""
+    return PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)], SYMBOLS[i % len(SYMBOLS)]
 
 
 def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_title=ITERATION_AXIS,
@@ -36,6 +42,8 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
     ``frames``: display name -> per-iteration DataFrame.  Algorithms without the column
     (e.g. the C-bound of a scikit-learn baseline) are left out and named in the subtitle; one
     with a single value (MinCq's one program) is a large diamond labelled with that value.
+    Each curve has its own color, dash and marker symbol (on a curve of more than 40 points,
+    :data:`MAX_MARKERS` of its points carry the marker): none is told by its color alone.
 
     Examples
     --------
@@ -59,7 +67,7 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
             missing.append(name)
             continue
         x = iteration_numbers(frame) if x_column == "iteration" else float_column(frame, x_column)
-        color, dash = _style_of(i)
+        color, dash, symbol = _style_of(i)
         hover = f"{name}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4g}}<extra></extra>"
         known = np.flatnonzero(np.isfinite(y))
         if known.size == 1:  # a one-shot solver (MinCq): one point, drawn large and labelled
@@ -70,11 +78,14 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
                             line=dict(color=BLACK, width=1.5)),
                 text=[f"{name} {title_number(y[k])}"], textposition="middle right",
                 cliponaxis=False,
-                textfont=dict(color=color, size=12)))
+                textfont=dict(color=TEXT, size=12)))
             continue
+        many = len(x) > 40
         fig.add_trace(Scatter(
-            x=x, y=y, mode="lines+markers" if len(x) <= 40 else "lines", name=name,
-            line=dict(color=color, width=2, dash=dash), marker=dict(size=4),
+            x=x, y=y, mode="lines+markers", name=name,
+            line=dict(color=color, width=2, dash=dash),
+            marker=dict(size=4 if symbol == "circle" else 6, symbol=symbol,
+                        maxdisplayed=MAX_MARKERS if many else None),
             hovertemplate=hover))
     if missing:
         title += f"<br><sup>not defined for: {', '.join(missing)}</sup>"
@@ -86,7 +97,8 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
 
 
 def bound_panel_figure(panel, uirevision="compare_panel"):
-    """Grouped bars: per algorithm, its C-bound, PAC-Bayes bounds and errors at the end.
+    """Grouped bars: per algorithm, its C-bound, PAC-Bayes bounds and errors at the end;
+    each quantity's bars in their own color and hatching (:data:`PATTERNS`).
 
     Examples
     --------
@@ -100,9 +112,10 @@ def bound_panel_figure(panel, uirevision="compare_panel"):
     """
     fig = new_figure()
     for i, (quantity, rows) in enumerate(panel.groupby("quantity", sort=False)):
-        color, _ = _style_of(i)
+        color = _style_of(i)[0]
         fig.add_trace(Bar(
-            x=rows["algorithm"], y=rows["value"], name=quantity, marker=dict(color=color),
+            x=rows["algorithm"], y=rows["value"], name=quantity,
+            marker=dict(color=color, pattern=dict(shape=PATTERNS[i % len(PATTERNS)])),
             hovertemplate=f"%{{x}}<br>{quantity} = %{{y:.4g}}<extra></extra>"))
     fig = styled(fig, title="Bounds and errors at each algorithm's last iteration<br><sup>each "
                  "PAC-Bayes bound holds with probability ≥ 1 − δ; all four together ≥ 1 − 4δ</sup>",

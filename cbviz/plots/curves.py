@@ -18,21 +18,28 @@ from .style import (
     ORANGE,
     PURPLE,
     RISK_AXIS,
+    SERIES_DASHES,
     SKY,
+    SUBTITLE_COLOR,
+    SYMBOLS,
     VERMILION,
     YELLOW,
+    bound_look,
     history_frame,
 )
 
 # ---------------------------------------------------------------- figures over iterations
+
+_BOUND_WIDTH = {"pac_bound": 2, "pac_bound_1": 2}  # the other two bounds: 1.5 px
 
 def bounds_figure(frame, current=None, uirevision="bounds", *, spec=False):
     """Empirical C-bound, four PAC-Bayesian bounds and the train error vs. iteration.
 
     The train error (filled, dashed) stays under the empirical C-bound: the C-bound is a
     guarantee on the majority vote's error on the training set; the PAC-Bayesian bounds
-    hold on the true risk with probability ``1 - delta``.  A bound that is NaN throughout (a
-    run on fitted trees: not applicable) is left out.
+    hold on the true risk with probability ``1 - delta``.  Each curve has its own dash and
+    marker symbol (:data:`.style.BOUND_LOOK`): none is told by its color alone.  A bound that
+    is NaN throughout (a run on fitted trees: not applicable) is left out.
     ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
     draw; see :func:`._figures.styled`).
 
@@ -54,15 +61,15 @@ def bounds_figure(frame, current=None, uirevision="bounds", *, spec=False):
         fillcolor="rgba(127,127,127,0.15)",
         hovertemplate="train error = %{y:.4g}<extra></extra>"))
     fig.add_trace(line_trace(it, float_column(frame, "c_bound"), "empirical C-bound", BLUE,
-                             width=3))
+                             width=3, symbol="circle"))
     lows_x, lows_y, lows_name = [], [], []
-    for (col, name), (color, width, dash) in zip(PAC_BOUNDS.items(), (
-            (VERMILION, 2, None), (ORANGE, 1.5, "dashdot"), (GREEN, 2, None),
-            (PURPLE, 1.5, "longdash"))):
+    for i, (col, name) in enumerate(PAC_BOUNDS.items()):
         values = float_column(frame, col)
         if not np.isfinite(values).any():   # not applicable (voters fitted to the sample)
             continue
-        fig.add_trace(line_trace(it, values, name, color, width=width, dash=dash))
+        color, dash, symbol = bound_look(col, i)
+        fig.add_trace(line_trace(it, values, name, color, width=_BOUND_WIDTH.get(col, 1.5),
+                                 dash=dash, symbol=symbol))
         k = int(np.nanargmin(values))
         lows_x.append(it[k])
         lows_y.append(values[k])
@@ -102,10 +109,10 @@ def error_figure(frame, current=None, uirevision="errors", *, spec=False):
     train = float_column(frame, "train_error")
     test = float_column(frame, "test_error")
     fig = new_figure()
-    fig.add_trace(line_trace(it, train, "train error", BLUE))
+    fig.add_trace(line_trace(it, train, "train error", BLUE, symbol="circle"))
     has_test = bool(np.isfinite(test).any())
     if has_test:
-        fig.add_trace(line_trace(it, test, "test error", VERMILION, dash="dash"))
+        fig.add_trace(line_trace(it, test, "test error", VERMILION, dash="dash", symbol="square"))
     values = np.concatenate([train, test])
     values = values[np.isfinite(values)]
     top = max(0.05, float(values.max()) * 1.12) if values.size else 1.0
@@ -180,10 +187,12 @@ def alpha_figure(frame, current=None, uirevision="alpha"):
               for lab, k in zip(raw, index)]
     selected = np.isfinite(it) & (it == current) if current is not None else np.zeros(it.size, bool)
     colors = np.where(selected, VERMILION, SKY)
+    # the selected bar is hatched as well as colored (not by color alone)
+    pattern = dict(shape=np.where(selected, "/", "").tolist()) if selected.any() else None
     fig = new_figure(Bar(
         x=it, y=alpha, name="weight α", customdata=np.array(labels, dtype=object),
         marker=dict(color=colors.tolist(), line=dict(color=np.where(selected, BLACK, BLUE).tolist(),
-                                                        width=1)),
+                                                        width=1), pattern=pattern),
         hovertemplate="iteration %{x}<br>voter: %{customdata}<br>α = %{y:.4g}<extra></extra>"))
     title = "Weight α of each added voter"
     if current is not None and selected.any():
@@ -217,8 +226,10 @@ def series_figure(frame, columns, *, title, y_title, current=None, x_title=ITERA
     it = iteration_numbers(frame)
     fig = new_figure()
     shown = [(c, n) for c, n in columns.items() if frame is not None and c in frame]
-    for (col, name), color in zip(shown, _SERIES_COLORS * 2):
-        fig.add_trace(line_trace(it, float_column(frame, col), name, color))
+    for i, ((col, name), color) in enumerate(zip(shown, _SERIES_COLORS * 2)):
+        fig.add_trace(line_trace(it, float_column(frame, col), name, color,
+                                 dash=SERIES_DASHES[i % len(SERIES_DASHES)],
+                                 symbol=SYMBOLS[i % len(SYMBOLS)]))
     values = np.concatenate([float_column(frame, c) for c, _ in shown]) if shown else np.empty(0)
     values = values[np.isfinite(values)]
     if current is not None and values.size:
@@ -236,7 +247,7 @@ def placeholder_figure(title, why):
     >>> fig.show()  # doctest: +SKIP
     """
     note = dict(text=why, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
-                font=dict(size=14, color=GREY))
+                font=dict(size=14, color=SUBTITLE_COLOR))
     return styled(new_figure(), title=title, x_title=ITERATION_AXIS, y_title="–",
                   uirevision=title, annotations=[note])
 
@@ -263,16 +274,17 @@ def mincq_on_voters_figure(frame, mincq, current=None, uirevision="mincq_on_vote
     it = iteration_numbers(frame)
     fig = new_figure()
     fig.add_trace(line_trace(it, float_column(frame, "c_bound"), "CB-Boost: empirical C-bound",
-                             BLUE, width=2.5))
+                             BLUE, width=2.5, symbol="circle"))
     fig.add_trace(line_trace(iteration_numbers(mincq), float_column(mincq, "c_bound"),
                              "MinCq(CB-Boost): optimal C-bound on the same voters", GREEN,
-                             dash="dash"))
+                             dash="dash", symbol="square"))
     err = "test_error" if np.isfinite(float_column(frame, "test_error")).any() else "train_error"
     which = "test" if err == "test_error" else "train"
     fig.add_trace(line_trace(it, float_column(frame, err), f"CB-Boost: {which} error", VERMILION,
-                             width=1.5, dash="dot"))
+                             width=1.5, dash="longdash", symbol="diamond"))
     fig.add_trace(line_trace(iteration_numbers(mincq), float_column(mincq, err),
-                             f"MinCq(CB-Boost): {which} error", ORANGE, width=1.5, dash="dashdot"))
+                             f"MinCq(CB-Boost): {which} error", ORANGE, width=1.5, dash="dashdot",
+                             symbol="triangle-up"))
     if current is not None:
         fig.add_trace(iteration_marker(current, 0.0, 1.02))
     return styled(fig, title="CB-Boost vs. the best vote on its voters<br><sup>MinCq(CB-Boost): "

@@ -8,7 +8,22 @@ import numpy as np
 
 from ._figures import Bar, Heatmap, Scatter, Scattergl, new_figure, styled
 from ._values import literal_text, title_number
-from .style import BLACK, BLUE, GREEN, GREY, NEG, POS, VERMILION, VOTE_SCALE, YELLOW, colorbar
+from .style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    NEG,
+    POS,
+    VERMILION,
+    VOTE_SCALE,
+    YELLOW,
+    colorbar,
+)
+
+# the dashes of the voters' lines on the input plane, in the order given (the decision
+# boundary is solid): two voters' lines never differ by color alone
+_STUMP_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
 
 MAX_POINTS = 2000   # drawn per part (training, test): a browser draws this many at once
 WEBGL_FROM = 1000   # parts larger than this are drawn with WebGL (go.Scattergl)
@@ -110,16 +125,19 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
                     spec=False):
     """Normalized vote on cells of the input plane, the data points and the newest voter.
 
-    Colors: red where the vote says +1, blue where it says -1, white on the boundary;
-    points of label +1 are red circles, label -1 blue squares (test points open).
+    Colors: red where the vote says +1, blue where it says -1, white on the boundary, with
+    their legend beside the plot (a colorbar titled "normalized vote") or, ``show_scale=False``,
+    in the subtitle's words; points of label +1 are red circles, label -1 blue squares (test
+    points open).
 
     ``xe`` / ``ye`` are the cell edges on each axis, ``Z[i, j]`` the vote ``F(x)/sum(a)`` on
     the cell ``[xe[j], xe[j+1]] x [ye[i], ye[i+1]]`` (as
     :meth:`cbviz.problem.Problem.vote_grid` gives them).  The decision boundary is drawn
     along the cell sides where the vote changes sign.  ``stump`` is None or
     ``{"feature": 0 or 1, "threshold": t, "label": str}``, or a list of such dicts each with an
-    optional ``"name"`` (legend text) and ``"color"``; a constant voter's infinite threshold
-    draws no line.  A tree: ``{"segments": [(feature, threshold, lo, hi), ...], "label": str}``
+    optional ``"name"`` (legend text), ``"color"`` and ``"dash"`` (by default the i-th of
+    ``"dash"``, ``"dot"``, ``"dashdot"``, ...: two voters differ by more than color); a
+    constant voter's infinite threshold draws no line.  A tree: ``{"segments": [(feature, threshold, lo, hi), ...], "label": str}``
     (:meth:`cbviz.voters.TreePool.segments`), its splits drawn within their cells.
     ``spec=True``: the figure as a dict, not a ``go.Figure`` (what the app's live charts
     draw; see :func:`._figures.styled`).
@@ -145,7 +163,8 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     fig.add_trace(Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
         colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False, showscale=show_scale,
-        colorbar=colorbar("vote", side="top", tickvals=[-1, -0.5, 0, 0.5, 1]),
+        colorbar=colorbar("normalized vote", tickvals=[-1, -0.5, 0, 0.5, 1])
+        if show_scale else None,
         hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
     bx, by = _boundary(gx, gy, Z)
     if bx.size:
@@ -174,7 +193,8 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     if X_test is not None and y_test is not None:
         points(X_test, y_test, 1, "test +1", "circle", False)
         points(X_test, y_test, -1, "test -1", "square", False)
-    for s in ([] if stump is None else [stump] if isinstance(stump, Mapping) else stump):
+    stumps = [] if stump is None else [stump] if isinstance(stump, Mapping) else list(stump)
+    for i, s in enumerate(stumps):
         cuts = s.get("segments") or [(s["feature"], s["threshold"], None, None)]
         name = s.get("name", "new voter: {label}").format(
             label=literal_text(s["label"]) if "label" in s else
@@ -190,12 +210,15 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
             y += [*ys, np.nan]
         fig.add_trace(Scatter(
             x=np.array(x[:-1]), y=np.array(y[:-1]), mode="lines", name=name,
-            line=dict(color=s.get("color", YELLOW), width=4, dash="dash"),
+            line=dict(color=s.get("color", YELLOW), width=4,
+                      dash=s.get("dash", _STUMP_DASHES[i % len(_STUMP_DASHES)])),
             hovertemplate=f"{name}<extra></extra>" if "segments" in s or not x else
             f"{name}<br>threshold = {float(cuts[0][1]):.4g}<extra></extra>"))
     if subtitle is None:
         subtitle = "color: normalized vote Σ Qₖ hₖ(x)" + (
             "" if show_scale else " from −1 (deep blue) through 0 (white) to +1 (deep red)")
+    elif not show_scale:   # the color scale's legend in words, when no colorbar shows it
+        subtitle += "; color: the vote, red +1, white 0, blue −1"
     note = sample_note(counts)
     subtitle = subtitle + (f"<br>{note}" if note else "")
     return styled(fig, title=f"{title}<br><sup>{subtitle}</sup>", x_title=fx, y_title=fy,

@@ -2,6 +2,8 @@
 layout and traces are in ``_figures``, the helpers that read a history in ``_values``)."""
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -178,11 +180,40 @@ def colorbar(title=None, *, side="right", **extra):
     return bar
 
 
-def colorbar_room(bar):
-    """Right margin (px) a :func:`colorbar` needs: its pad, bar, tick labels (about 7 px a
-    character, at least 4 characters: "−0.5") and a title on its right side."""
-    labels = [str(t) for t in bar.get("ticktext") or ()] or ["−0.5"]
+# widths (em) of characters in a wide sans-serif (DejaVu Sans, Verdana), the widest a reader's
+# browser may put in place of the figure's font: digits, the minus sign, narrow marks, letters
+_EM = {**dict.fromkeys("0123456789+-", 0.64), "−": 0.84, ".": 0.32, ",": 0.32, " ": 0.32}
+
+
+def text_width(text, size=12):
+    """Width (px) of ``text`` at ``size`` px in a wide sans-serif (an upper estimate).
+
+    Examples
+    --------
+    >>> round(text_width("−0.5"), 1), round(text_width("0.8"), 1)
+    (29.3, 19.2)
+    """
+    return size * sum(_EM.get(c, 0.62) for c in str(text))
+
+
+def colorbar_room(bar, font_size=12):
+    """Right margin (px) a :func:`colorbar` needs, at any plot width and in any browser font:
+    its pad and bar, the gap to its tick labels, the longest label (its ``ticktext``, else its
+    ``tickvals`` as Plotly prints them, else "−0.5") in a wide sans-serif
+    (:func:`text_width`), a title on its right side (one line of Plotly's colorbar title
+    font, 1.2 times the tick font) and 6 px to spare.
+
+    Measured in Chromium at plot widths from 480 to 1200 px: the C-bound map's colorbar takes
+    62 px (Liberation Sans) to 64 px (DejaVu Sans) of its 80, the input plane's 69 to 74 of
+    its 80."""
+    if bar.get("ticktext"):
+        labels = [str(t) for t in bar["ticktext"]]
+    elif bar.get("tickvals") is not None:
+        labels = [f"{v:g}".replace("-", "−") for v in bar["tickvals"]]
+    else:
+        labels = ["−0.5"]
     title = bar.get("title") or {}
-    side = 22 if title.get("text") and title.get("side", "top") == "right" else 0
-    return int(bar.get("xpad", 10) + bar.get("thickness", 30) + 6
-               + 7 * max(4, *map(len, labels)) + side)
+    side = (round(1.2 * 1.2 * font_size) + 5
+            if title.get("text") and title.get("side", "top") == "right" else 0)
+    label = max(text_width(t, font_size) for t in labels)
+    return math.ceil(bar.get("xpad", 10) + bar.get("thickness", 30) + 4 + label + side + 6)

@@ -244,7 +244,7 @@ def test_decision_figure(run, pool, data):
     check_common(fig, "regions", expected)
     heat = trace(fig, "vote value")
     assert heat.zmin == -1 and heat.zmax == 1 and heat.zmid == 0
-    assert heat.colorbar.title.text == "vote"
+    assert heat.colorbar.title.text == "normalized vote"
     # diverging scale: -1 end blue, +1 end red, like the -1 / +1 points
     low, high = (rgb(heat.colorscale[0][1]), rgb(heat.colorscale[-1][1]))
     assert low[2] > low[0] and high[0] > high[2]

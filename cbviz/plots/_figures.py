@@ -15,6 +15,7 @@ from .style import (
     MARGIN_RIGHT,
     SUBTITLE_STYLE,
     TEMPLATE,
+    TEXT,
     colorbar_room,
 )
 
@@ -112,6 +113,9 @@ def styled(draft, *, title, x_title, y_title, uirevision, height=HEIGHT, hovermo
                     yanchor="bottom", font=dict(size=11), itemsizing="constant"),
         margin=dict(l=64, r=right, t=50 + 18 * title_lines, b=60 + legend_room, autoexpand=False),
         font=dict(size=12),
+        # hover labels white with dark text (Plotly's default fills them with the trace's
+        # color, and its grey or white text on most of the palette is under 4.5:1)
+        hoverlabel=dict(bgcolor="white", font=dict(color=TEXT)),
         xaxis={**x, **(xaxis or {})},
         yaxis={"title": {"text": y_title}, "automargin": False, **(yaxis or {})},
         **layout,

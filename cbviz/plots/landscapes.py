@@ -14,7 +14,17 @@ from ._values import (
     voter_namer,
     voter_names,
 )
-from .style import BLACK, BLUE, GREEN, GREY, ITERATION_AXIS, ORANGE, PURPLE, VERMILION
+from .style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    ITERATION_AXIS,
+    ORANGE,
+    PURPLE,
+    SPARSE_DOT,
+    VERMILION,
+)
 
 # ---------------------------------------------------------------- one step of CB-Boost
 
@@ -224,8 +234,8 @@ def lockstep_figure(table, uirevision="lockstep", marks=True):
     for extra_col, name, color, dash, symbol in (
             ("exhaustive_all_c_bound", "exhaustive, every voter eligible", GREEN, "dot",
              "diamond"),
-            ("gradient_all_c_bound", "gradient, every voter eligible", PURPLE, "dashdot",
-             "triangle-up")):
+            ("gradient_all_c_bound", "gradient, every voter eligible", PURPLE, SPARSE_DOT,
+             "triangle-up")):   # both dotted (the page says so), each its own dots
         if table is not None and extra_col in table:
             fig.add_trace(line_trace(it, float_column(table, extra_col), name, color, width=1.5,
                                      dash=dash, symbol=symbol))

@@ -10,7 +10,8 @@ lines alone):
   a color scale's interior is exempt (its colorbar is its legend), and so are a legend's
   swatch of a scale's color, the fill under a line, a marker's outline;
 - every text at least 4.5:1 against what is behind it (1.4.3): the template's font, the
-  subtitles, annotations, a trace's text, the contour labels (against their outline);
+  subtitles, annotations, a trace's text, the contour labels (against their outline), the
+  hover labels;
 - each colorbar inside its figure at every plot width from 480 to 1200 px, with a title that
   says what the color means.
 
@@ -353,6 +354,9 @@ def text_colors(fig):
                 out.append(("an axis", font.color, "#FFFFFF"))
     if fig.layout.legend.font and fig.layout.legend.font.color:
         out.append(("the legend", fig.layout.legend.font.color, "#FFFFFF"))
+    hover = fig.layout.hoverlabel
+    assert hover.bgcolor, "a hover label takes its trace's color unless the figure sets one"
+    out.append(("a hover label", hover.font.color or base, hover.bgcolor))
     for t in fig.data:
         if "textfont" in t and t.textfont and t.textfont.color:
             if t.type == "heatmap":   # text on the cells that have some

@@ -73,11 +73,14 @@ def number_field(where, label, low, high, store, field, key, default=None, notic
     st.html(f"<style>.st-key-{key} [data-testid='stNumberInputClearButton']"
             "{display: none}</style>")
     value = where.number_input(label, low, high, **bound, **options)
+    # drawn every run, empty but for the run after an emptying: what follows keeps its place
+    # (a new element would move it, and a moved expander is drawn anew, closed)
+    slot = (notice or where).empty()
     if key in st.session_state.get(EMPTIED, set()):
         st.session_state[EMPTIED].discard(key)
         kept, fmt = state.store(store)[field], options.get("format")
-        (notice or where).warning(f"**{label}** needs a number: it stays at "
-                                  f"{fmt % kept if fmt else kept}.", icon=":material/undo:")
+        slot.warning(f"**{label}** needs a number: it stays at {fmt % kept if fmt else kept}.",
+                     icon=":material/undo:")
     return state.store(store)[field] if value is None else value
 
 

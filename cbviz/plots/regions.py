@@ -163,8 +163,10 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
     fig.add_trace(Heatmap(
         x=gx, y=gy, z=Z, name="vote value", zmin=-1.0, zmax=1.0, zmid=0.0,
         colorscale=VOTE_SCALE, opacity=0.8, zsmooth=False, showscale=show_scale,
+        # hidden, the scale keeps only its name: what the chart's text alternative calls the
+        # colors (cbviz.plots.figure_summary), as short as a Step's payload needs
         colorbar=colorbar("normalized vote", tickvals=[-1, -0.5, 0, 0.5, 1])
-        if show_scale else None,
+        if show_scale else dict(title=dict(text="vote")),
         hovertemplate=f"{fx} = %{{x:.4g}}<br>{fy} = %{{y:.4g}}<br>vote = %{{z:.4g}}<extra></extra>"))
     bx, by = _boundary(gx, gy, Z)
     if bx.size:

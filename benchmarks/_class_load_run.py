@@ -215,7 +215,8 @@ async def _student(s, code, start, phases, lock_wait):
         s.locked = await tab.shows(locked, lock_wait)
         s.lock_bytes = tab.bytes_in - before
     except TimeoutError:
-        shown = [w.label for w in tab.widgets() if w.label in (GUESS, LOCK)] + [
+        shown = [w.label for w in tab.widgets()
+                 if w.label.startswith(GUESS) or w.label == LOCK] + [
             t for t in tab.texts() if "guess" in t.lower()]
         s.problems.append(f"lock: the page did not show the guess locked within "
                           f"{lock_wait:g} s; it shows {shown}"[:400])
@@ -231,12 +232,13 @@ async def _student(s, code, start, phases, lock_wait):
 
 def _asks(tab):
     """Whether the page asks the stage's question (the joined student's lesson)."""
-    return any(w.label == GUESS for w in tab.widgets())
+    return any(w.label.startswith(GUESS + ": ") for w in tab.widgets())  # "...: question"
 
 
 def _says_locked(tab, choice):
-    """Whether the page says the guess ``choice`` is locked ("Your guess: ...")."""
-    m = tab.search(r"^Your guess: (.+)$")
+    """Whether the page's status line says the guess ``choice`` is locked ("Your guess: X
+    (locked).", or with its verdict once revealed)."""
+    m = tab.search(r"^Your guess: (.+?)(?: \(locked\)|\. Right|\. Not this time)\.$")
     if m is None:
         return False
     try:

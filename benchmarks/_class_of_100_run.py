@@ -104,7 +104,7 @@ async def _new_series(tab, page):
     if not page.lesson:
         await tab.click(RESET)
         return
-    if not any(w.label == GUESS for w in tab.widgets()):
+    if not any(w.label.startswith(GUESS + ": ") for w in tab.widgets()):   # "...: question"
         await tab.open(page.path, page.query)
     await tab.set(GUESS, 0)        # the first answer; the form holds it until the submit
     await tab.submit(LOCK)

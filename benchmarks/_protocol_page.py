@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from cbviz.ui.live_chart import NAME as LIVE
-from cbviz.ui.live_chart import figure_of
-from cbviz.ui.live_status import NAME as STATUS
+from cbviz.ui.live_chart import figure_of, received
 from cbviz.ui.live_status import markdown_of
 
 from ._protocol_widgets import WIDGETS, Widget, WidgetError, options_of, value_of, widget_type
@@ -83,8 +82,7 @@ class Tree:
         children[i] = node
         chart = node.proto.bidi_component if node.kind == "bidi_component" else None
         if chart is not None and chart.component_name == LIVE and chart.bytes:
-            parts = json.loads(chart.bytes)["p"]
-            self.chart_parts.update((k, json.dumps(v)) for k, v in parts.items())
+            self.chart_parts.update(received(json.loads(chart.bytes)["p"], self.chart_parts))
 
     def clear_stale(self, run_id, fragment_ids):
         """Drop what the run ``run_id`` did not draw again (a fragment run: only in its
@@ -164,9 +162,10 @@ class MessageCache:
 
 def text_of(node):
     """The text of a text element or of a status line (:mod:`cbviz.ui.live_status`)."""
-    if node.kind == "bidi_component" and node.proto.bidi_component.component_name == STATUS:
-        return markdown_of(node.proto.bidi_component.bytes)
-    return getattr(node.proto, node.kind).body if node.kind in TEXT_TYPES else None
+    if node.kind not in TEXT_TYPES:
+        return None
+    body = getattr(node.proto, node.kind).body
+    return markdown_of(body) or body if node.kind == "markdown" else body
 
 
 def chart_of(node, parts):

@@ -43,9 +43,8 @@ def figure_specs(at):
 def status_lines(at):
     """The status lines (:func:`cbviz.ui.live_status.status_line`) of an AppTest page, in page
     order, their bold parts as Markdown writes them ("**Iteration 3** of 11: ...")."""
-    from cbviz.ui.live_status import NAME, markdown_of
-    return [markdown_of(e.proto.bytes) for e in at.get("bidi_component")
-            if e.proto.component_name == NAME]
+    from cbviz.ui.live_status import markdown_of
+    return [t for t in (markdown_of(m.value) for m in at.markdown) if t is not None]
 
 
 def check_valid(fig):

@@ -10,7 +10,7 @@ import numpy as np
 
 __all__ = ["figure_summary"]
 
-_TAG = re.compile(r"<[^>]+>")
+_TAG = re.compile(r"</?(?:br|sup|sub|s|u|b|i|a|span|em)(?:\s[^<>]*)?/?>", re.I)  # Plotly's own
 MAX_LISTED = 12  # bars named one by one; more are summed up by their range
 CURRENT = "current iteration"  # the name of the vertical line at the iteration shown
 
@@ -26,6 +26,14 @@ def _text(value):
     return html.unescape(_TAG.sub("", first)).strip()
 
 
+def _short(text, every=False):
+    """``text`` without its citations ("(Roy et al. 2016, Thm 2)"; ``every``: without any
+    remark in parentheses): the legend and the data table keep them, a label read at every
+    Step need not."""
+    pattern = r"\s+\([^()]*\)" if every else r"\s+\([^()]*\b\d{4}\b[^()]*\)"
+    return re.sub(pattern, "", text)
+
+
 def _number(v):
     """A value as a reader hears it: three decimals below 1000, whole above."""
     if isinstance(v, (str, np.str_)):
@@ -35,7 +43,7 @@ def _number(v):
         return "none" if np.isnan(v) else ("infinity" if v > 0 else "minus infinity")
     if v == int(v) and abs(v) < 1e15:
         return str(int(v))
-    return f"{v:.3f}" if abs(v) < 1000 else f"{v:.0f}"
+    return f"{round(v, 3) + 0.0:.3f}" if abs(v) < 1000 else f"{v:.0f}"  # never "-0.000"
 
 
 def _array(trace, key):
@@ -59,7 +67,7 @@ def _array(trace, key):
 
 def _axis_title(layout, trace, axis):
     ref = trace.get(f"{axis}axis") or axis
-    return _text((layout.get(f"{axis}axis{ref[1:]}") or {}).get("title"))
+    return _short(_text((layout.get(f"{axis}axis{ref[1:]}") or {}).get("title")), every=True)
 
 
 def _current(data):
@@ -72,17 +80,17 @@ def _current(data):
     return None, None
 
 
-def _drawn(name, x, y, layout, trace):
-    """A line drawn on the axes (not a value over time): where it lies."""
-    xf, yf = x.astype(float), y.astype(float)
-    if len(x) == 2 and xf[0] == xf[1]:
+def _drawn(name, xf, yf, layout, trace):
+    """A line drawn on the axes (not a value over time): where it lies (a path of several
+    pieces, such as a boundary: its name)."""
+    if len(xf) == 2 and xf[0] == xf[1]:
         return f"{name} at {_axis_title(layout, trace, 'x') or 'x'} {_number(xf[0])}"
-    if len(x) == 2 and yf[0] == yf[1]:
+    if len(xf) == 2 and yf[0] == yf[1]:
         return f"{name} at {_axis_title(layout, trace, 'y') or 'y'} {_number(yf[0])}"
     if np.isfinite(xf).all() and np.isfinite(yf).all():
         return (f"{name}: a line from ({_number(xf[0])}, {_number(yf[0])}) to "
                 f"({_number(xf[-1])}, {_number(yf[-1])})")
-    return f"{name}: {int(np.sum(~np.isfinite(xf))) + 1} line segments"
+    return name
 
 
 def _finite(values):
@@ -92,25 +100,45 @@ def _finite(values):
 
 def _series(trace, layout, at):
     """``(where, text)``: a line's value at ``at`` (or its last), where being the x axis and
-    value it is read at; a set of points: ``(None, its size)``."""
-    name = _text(trace.get("name"))
+    value it is read at; a set of points: ``("", its size or where it is)``; a line drawn on
+    the axes: ``(None, where it lies)``; None: no data."""
+    name = _short(_text(trace.get("name")))
     x, y = _array(trace, "x"), _array(trace, "y")
     if y is None or len(y) == 0:
         return None
     mode = str(trace.get("mode", "lines" if len(y) > 20 else "lines+markers"))
-    if "lines" not in mode or x is None or y.dtype.kind not in "fiu":
-        return None, f"{name}: {len(y)} points"
-    if x.dtype.kind in "fiu" and len(x) > 1 and not np.all(np.diff(x.astype(float)) > 0):
-        return None, _drawn(name, x, y, layout, trace)   # not a series over increasing x
+    numeric = x is not None and x.dtype.kind in "fiu" and y.dtype.kind in "fiu"
+    if "lines" not in mode or not numeric:
+        return _marks(name, x, y, layout, trace)
+    xf, yf = x.astype(float), y.astype(float)
+    if (len(x) > 1 and not np.all(np.diff(xf) > 0)) or (
+            len(x) == 2 and "markers" not in mode and yf[0] == yf[1]):
+        return None, _drawn(name, xf, yf, layout, trace)   # not a series over increasing x
     i = len(y) - 1
-    if at is not None and x.dtype.kind in "fiu" and np.any(x == at):
+    if at is not None and np.any(x == at):
         i = int(np.flatnonzero(x == at)[-1])
     where = f"{_axis_title(layout, trace, 'x') or 'x'} {_number(x[i])}"
     return where, f"{name} {_number(y[i])}"
 
 
+def _marks(name, x, y, layout, trace):
+    """A set of marks: where it is (one or two marks), else how many; a legend's key (no mark
+    of its own): its name."""
+    if x is None or x.dtype.kind not in "fiu" or y.dtype.kind not in "fiu":
+        return "", f"{name} {len(y)}"
+    xf, yf = x.astype(float), y.astype(float)
+    drawn = np.isfinite(xf) & np.isfinite(yf)
+    if not drawn.any():   # a legend's key: what a symbol drawn elsewhere means
+        return "", name
+    if drawn.sum() > 2:
+        return "", f"{name} {int(drawn.sum())}"
+    xt, yt = _axis_title(layout, trace, "x") or "x", _axis_title(layout, trace, "y") or "y"
+    return "", f"{name} at " + " and ".join(f"{xt} {_number(a)}, {yt} {_number(b)}"
+                                            for a, b in zip(xf[drawn], yf[drawn]))
+
+
 def _bars(trace, layout):
-    name = _text(trace.get("name"))
+    name = _short(_text(trace.get("name")))
     horizontal = trace.get("orientation") == "h"
     labels, values = (_array(trace, "y"), _array(trace, "x")) if horizontal else (
         _array(trace, "x"), _array(trace, "y"))
@@ -135,8 +163,8 @@ def _grid(trace, layout):
     name = _text(bar.get("title")) or _text(trace.get("name")) or "colour"
     x, y = _axis_title(layout, trace, "x") or "x", _axis_title(layout, trace, "y") or "y"
     v = _finite(z)
-    span = f", from {_number(v.min())} to {_number(v.max())}" if len(v) else ""
-    return f"{name} over {x} and {y} ({z.shape[0]} by {z.shape[-1]} grid{span})"
+    span = f" from {_number(v.min())} to {_number(v.max())}" if len(v) else ""
+    return f"{name} over {x} and {y}{span}"
 
 
 def _box(trace, layout):
@@ -145,7 +173,7 @@ def _box(trace, layout):
     if values is None or len(values) == 0:
         return None
     v = _finite(values)
-    name = _text(trace.get("name")) or "values"
+    name = _short(_text(trace.get("name"))) or "values"
     return f"{name}: {len(values)} values" + (f", median {_number(np.median(v))}" if len(v)
                                               else "")
 
@@ -168,7 +196,7 @@ def figure_summary(figure, title=None):
         figure = figure.to_plotly_json()
     layout, data = figure.get("layout") or {}, list(figure.get("data") or ())
     at, marker = _current(data)
-    parts, lines = [], {}   # lines: where they are read -> their values, in order
+    parts, lines, points = [], {}, []   # lines: where they are read -> their values
     for trace in data:
         if trace is marker or trace.get("visible") is False:
             continue
@@ -181,6 +209,11 @@ def figure_summary(figure, title=None):
             part = _box(trace, layout)
         elif _text(trace.get("name")):  # an unnamed scatter: a guide line or a mark
             where, part = _series(trace, layout, at) or (None, None)
+            if part is None:
+                continue
+            if where == "":
+                points.append(part)
+                continue
             if where is not None:
                 if where not in lines:
                     parts.append(where)   # its place among the parts, filled in below
@@ -190,9 +223,12 @@ def figure_summary(figure, title=None):
             part = None
         if part:
             parts.append(part)
-    parts = [f"at {p}: " + ", ".join(lines[p]) if p in lines else p for p in parts]
+    parts = [f"At {p}: " + ", ".join(lines[p]) if p in lines else p for p in parts]
+    if points:
+        parts.append("marks: " + ", ".join(points))
     head = title or _text(layout.get("title")) or "Chart"
+    head += "" if head[-1:] in ".?!" else "."
     if not parts:
-        return f"{head}. No data yet."
+        return f"{head} No data yet."
     body = "; ".join(parts)
-    return f"{head}. {body[0].upper()}{body[1:]}."
+    return f"{head} {body[0].upper()}{body[1:]}."   # a sentence: its first letter capital

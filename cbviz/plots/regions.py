@@ -214,8 +214,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
             x=np.array(x[:-1]), y=np.array(y[:-1]), mode="lines", name=name,
             line=dict(color=s.get("color", YELLOW), width=4,
                       dash=s.get("dash", _STUMP_DASHES[i % len(_STUMP_DASHES)])),
-            hovertemplate=f"{name}<extra></extra>" if "segments" in s or not x else
-            f"{name}<br>threshold = {float(cuts[0][1]):.4g}<extra></extra>"))
+            hovertemplate=f"{name}<extra></extra>"))   # the name says the threshold
     if subtitle is None:
         subtitle = "color: normalized vote Σ Qₖ hₖ(x)" + (
             "" if show_scale else " from −1 (deep blue) through 0 (white) to +1 (deep red)")

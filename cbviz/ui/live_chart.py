@@ -25,7 +25,6 @@ import base64
 import hashlib
 import json
 import pickle
-import re
 import urllib.parse
 from collections import OrderedDict
 from pathlib import Path
@@ -43,6 +42,7 @@ PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 CHART_JS = Path(__file__).parent / "assets" / "js" / "live_chart.js"
 KEEP, KEEP_BYTES = 128, 1_000_000  # parts a session remembers sending (the page keeps 1024)
 STORE = "live_chart_parts"        # session state: part name -> its JSON, most recent last
+SLOTS = "live_chart_arrays"       # session state: chart key -> {(trace, key): array's name}
 NAME = "cbviz_live_chart"         # the component's name, in the page's messages
 
 
@@ -53,7 +53,7 @@ def _address(name, **query):
     """The address of ``_FILES[name]`` relative to the page's, with a hash of its content
     (Streamlit names a declared component ``<declaring module>.<name>``)."""
     file = _FILES[name]
-    version = hashlib.sha256(file.read_bytes()).hexdigest()[:12]
+    version = hashlib.sha256(file.read_bytes()).hexdigest()[:8]   # sent with every chart
     return f"component/{__name__}.{name}/{file.name}?" + urllib.parse.urlencode(
         {"v": version, **query})
 
@@ -73,7 +73,7 @@ _served = []  # the folders are declared (a process has one server)
 
 PLOTLY_SRC = _address("plotlyjs")
 # the module finds plotly.js beside its own folder, and its version in its own address
-CHART_SRC = _address("cbviz_js", plotly=PLOTLY_SRC.rpartition("=")[2])
+CHART_SRC = _address("cbviz_js", p=PLOTLY_SRC.rpartition("=")[2])
 
 # what each chart element carries (Streamlit sends it with every one): the module's loader,
 # on two lines (Streamlit takes a one-line string with a "/" for a file's path)
@@ -147,24 +147,65 @@ def split(figure):
     return f'{{"t":{template},"l":{layout},"d":[{",".join(traces)}]}}', tuple(parts.items())
 
 
-def payload(figure, sent, label="", file="chart"):
+def _tail(before, after):
+    """What ``after`` (a 1-D typed array's JSON, ``"dtype:bdata"``) adds to ``before`` (its
+    bytes in base64), or None when it does not extend it."""
+    if not (before[:1] == after[:1] == '"') or ":" not in before or ":" not in after:
+        return None
+    (kind, _, head), (kind2, _, whole) = (before[1:-1].partition(":"),
+                                          after[1:-1].partition(":"))
+    head, whole = base64.b64decode(head), base64.b64decode(whole)
+    if kind != kind2 or len(whole) <= len(head) or not whole.startswith(head):
+        return None
+    return base64.b64encode(whole[len(head):]).decode()
+
+
+def payload(figure, sent, label="", last=None):
     """The bytes that draw ``figure`` (a figure or :func:`split`'s pair) on a page that holds
     the parts in ``sent`` (an OrderedDict name -> JSON, updated here as the page's store will
-    be): ``{"f": figure, "p": {name: part, ...}, "a": label, "n": file}`` with only the parts
-    ``sent`` lacked; ``label``: the chart's text alternative, ``file``: its PNG's name."""
+    be): ``{"f": figure, "p": {name: part, ...}, "a": label}`` with only the parts ``sent``
+    lacked; ``label``: the chart's text alternative.
+
+    ``last``: this chart's arrays sent before, (trace, key) -> name (updated here).  A new
+    array that extends the one sent in its place (a history one iteration longer) goes as
+    ``{"+": that array's name, "t": its tail's bytes in base64}``: a Step sends what it
+    added."""
     figure, parts = figure if isinstance(figure, tuple) else split(figure)
+    extends = {}
+    if last is not None:
+        for i, (_, arrays) in enumerate(json.loads(figure)["d"]):
+            for k, name in arrays.items():
+                before, last[i, k] = last.get((i, k)), name
+                if before in sent and name not in sent:
+                    extends[name] = before
     new = []
     for key, text in parts:
         if key in sent:
             sent.move_to_end(key)
-        else:
-            sent[key] = text
-            new.append(f'"{key}":{text}')
+            continue
+        tail = _tail(sent[extends[key]], text) if key in extends else None
+        sent[key] = text
+        new.append(f'"{key}":{text}' if tail is None else
+                   f'"{key}":{{"+":"{extends[key]}","t":"{tail}"}}')
     size = sum(map(len, sent.values()))
     while len(sent) > KEEP or (size > KEEP_BYTES and len(sent) > 1):
         size -= len(sent.popitem(last=False)[1])
-    tail = json.dumps({"a": label, "n": file}, ensure_ascii=False)[1:]
-    return f'{{"f":{figure},"p":{{{",".join(new)}}},{tail}'.encode()
+    about = json.dumps({"a": label}, ensure_ascii=False)[1:]
+    return f'{{"f":{figure},"p":{{{",".join(new)}}},{about}'.encode()
+
+
+def received(parts, held):
+    """The parts of a payload (its ``"p"``: name -> value) as the page keeps them (name ->
+    JSON), a tail joined to the array it extends (in ``held``, name -> JSON): for tests and
+    protocol-level clients."""
+    out = {}
+    for name, value in parts.items():
+        if isinstance(value, dict) and "+" in value:
+            kind, _, head = json.loads(out.get(value["+"]) or held[value["+"]]).partition(":")
+            joined = base64.b64decode(head) + base64.b64decode(value["t"])
+            value = f"{kind}:{base64.b64encode(joined).decode()}"
+        out[name] = json.dumps(value)
+    return out
 
 
 @st.cache_resource(max_entries=4096, ttl=3600, show_spinner=False)
@@ -192,6 +233,7 @@ def content_key(*values):
 def _resend():
     """The page lacks a part: forget what it was sent, so every part goes again."""
     st.session_state[STORE] = OrderedDict()
+    st.session_state[SLOTS] = {}
 
 
 def live_chart(figure, key, shared=None, title=None):
@@ -208,18 +250,13 @@ def live_chart(figure, key, shared=None, title=None):
     through the same runs, and make each figure once between them."""
     _serve_files()
     sent = st.session_state.setdefault(STORE, OrderedDict())
+    last = st.session_state.setdefault(SLOTS, {}).setdefault(key, {})
     if shared is None:
         parts, label = split(figure), figure_summary(figure, title)
     else:
         parts, label = _shared(shared, figure, title)
-    _chart(key=key, data=payload(parts, sent, label, file_name(title or key)),
+    _chart(key=key, data=payload(parts, sent, label, last),
            on_missing_change=_resend)
-
-
-def file_name(name):
-    """A file name (no extension) for a chart's PNG: its title or key in lower case, words
-    joined by underscores."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "chart"
 
 
 def figure_of(data, parts):
@@ -227,9 +264,10 @@ def figure_of(data, parts):
     e.g. this session's :data:`STORE`) when the payload does not carry them: for tests and
     protocol-level clients, which see payloads without running the page's code."""
     message = json.loads(data)
+    parts = {**parts, **received(message["p"], parts)}
 
     def part(name):
-        value = message["p"][name] if name in message["p"] else json.loads(parts[name])
+        value = json.loads(parts[name])
         if isinstance(value, str):
             dtype, _, bdata = value.partition(":")
             return {"dtype": dtype, "bdata": bdata}

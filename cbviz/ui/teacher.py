@@ -8,6 +8,7 @@ import streamlit as st
 from ..lessons import LESSONS
 from . import class_teacher, hide, lesson_state
 from .class_address import page_class_base
+from .controls import number_field
 
 
 def teacher_panel():
@@ -18,7 +19,8 @@ def teacher_panel():
         c1, c2 = st.columns(2)
         n = c1.selectbox("Lesson", range(1, len(LESSONS) + 1), key="teacher_lesson",
                          format_func=lambda i: f"{i}. {LESSONS[i - 1].title}")
-        stage = c2.number_input("Stage", 1, len(LESSONS[n - 1].stages), key=f"teacher_stage_{n}")
+        stage = number_field(c2, "Stage", 1, len(LESSONS[n - 1].stages), "teacher_panel",
+                             f"stage_{n}", f"teacher_stage_{n}", default=1, notice=st)
         parts = st.multiselect("Hide", list(hide.PARTS), key="teacher_hide",
                                default=["navigation", "advanced", "export", "teacher"],
                                help="hidden parts are not drawn; students get one button that "

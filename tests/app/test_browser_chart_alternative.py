@@ -95,9 +95,10 @@ TABLE = """key => {
                       : []};
 }"""
 
+# role "status" is a polite live region unless aria-live says otherwise
 STATUS = """() => [...document.querySelectorAll('[role="status"]')]
   .filter(e => e.textContent.includes('Iteration'))
-  .map(e => ({tag: e.tagName, live: e.getAttribute('aria-live'), text: e.textContent,
+  .map(e => ({tag: e.tagName, live: e.getAttribute('aria-live') || 'polite', text: e.textContent,
               mark: e.cbvizMark || null}))"""
 
 

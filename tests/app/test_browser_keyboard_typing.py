@@ -35,14 +35,6 @@ ITERATION = ("() => { const m = document.body.innerText.match(/Iteration (\\d+) 
 NOTICE = """label => [...document.querySelectorAll("[data-testid='stAlertContainer']")]
   .some(a => a.innerText.split('\\n').some(l => l.startsWith(label + ' needs a number')))"""
 REFILLED = "key => document.querySelector(`.st-key-${key} input`).value !== ''"
-# fields their pages draw with st.number_input(**state.bind(...)), not with
-# controls.number_field: an emptied one still becomes the widget's minimum when it loses focus
-NOT_YET = pytest.mark.xfail(strict=True, raises=AssertionError,
-                            reason="drawn with st.number_input(**state.bind(...)) by its page: "
-                                   "an emptied field becomes min_value on blur; "
-                                   "controls.number_field keeps the value")
-
-
 @pytest.fixture(scope="module")
 def server():
     with serve() as running:   # results in the tests' data folder (conftest)
@@ -173,7 +165,6 @@ def test_letters_in_another_pages_fields_change_nothing_else(server, page, path,
         assert page.get_by_text("At the last iteration").count() == 0
 
 
-@NOT_YET
 @pytest.mark.parametrize(("path", "ready", "keys"), [
     (STEP, ".st-key-step_once button", ("step_max_iter",)),
     ("/compare_algorithms", ".st-key-cmp_run button", ("cmp_T",)),

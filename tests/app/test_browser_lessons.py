@@ -13,6 +13,9 @@ from helpers import WAIT, require_chromium, settle, wait_text
 from cbviz.app.streamlit_server import serve
 from cbviz.lessons import LESSONS, Compute, Lab, Move, Step
 
+LOCKED = ("() => [...document.querySelectorAll('p[role=status]')]"
+          ".some(p => p.textContent.startsWith('Your guess:'))")
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots" / "lessons"
 
@@ -43,7 +46,14 @@ def answer(page, n, k, question, value):
     else:
         box.get_by_text(value, exact=True).click()
     keyed(page, f"lesson_lock_{n}_{k}").locator("button").click()
-    wait_text(page, "Your guess:")
+    locked(page)
+
+
+def locked(page):
+    """Wait until the stage's status line says the guess (the answer box's own name, for a
+    screen reader, also starts "Your guess:")."""
+    page.wait_for_function(LOCKED, timeout=WAIT)
+    settle(page)
 
 
 def act(page, n, k, action):
@@ -132,7 +142,7 @@ def test_the_longest_formula_fits_at_1024(server, browser):
     page = browser.new_page(viewport={"width": 1024, "height": 768})
     page.goto(f"{server}/lessons?lesson=7&stage=2&computed=held_out&guess={stage.question.choices[0]}")
     wait_text(page, "Stage 2 of")
-    wait_text(page, "Your guess:")
+    locked(page)
     page.get_by_text("Why, with the numbers").first.click()
     page.locator(".katex-display").first.wait_for(timeout=WAIT)
     assert formulas_fit(page, scroll=False)

@@ -587,12 +587,12 @@ def test_a_visit_to_another_page_keeps_the_run_the_data_and_the_iteration_shown(
     at.switch_page(GRADIENT).run()
     at.switch_page(STEP).run()
     assert not at.exception, at.exception
-    assert next(m.value for m in at.markdown if m.value.startswith("**Iteration")) == status
+    assert next(m for m in status_lines(at) if m.startswith("**Iteration")) == status
     caption = next(c.value for c in at.main.caption if "train /" in c.value)
     assert caption.startswith("radar returns from the ionosphere")
     at.button(key="step_once").click().run()
-    assert next(m.value for m in at.markdown
-                if m.value.startswith("**Iteration")).startswith("**Iteration 4** of 4")
+    assert next(m for m in status_lines(at)
+                if m.startswith("**Iteration")).startswith("**Iteration 4** of 4")
 
 
 def test_a_reopened_csv_link_asks_for_the_file_again_and_keeps_the_settings():

@@ -117,7 +117,7 @@ def test_the_chart_files_are_addressed_by_their_content():
     """The module's address names plotly.js's version; the module finds plotly.js beside its
     own folder (live_chart.js's rule), so browsers may keep both for a year."""
     assert L.CHART_SRC.startswith(f"component/{L.__name__}.cbviz_js/live_chart.js?v=")
-    version = L.CHART_SRC.rpartition("plotly=")[2]
+    version = L.CHART_SRC.rpartition("&p=")[2]
     derived = L.CHART_SRC.split("?")[0].replace("cbviz_js/live_chart.js",
                                                  "plotlyjs/plotly.min.js") + f"?v={version}"
     assert derived == L.PLOTLY_SRC

@@ -13,6 +13,7 @@ from cbviz.plots.cbound import (
 )
 from cbviz.plots.style import fixed
 from cbviz.ui import state
+from cbviz.ui.controls import number_field
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
 from cbviz.ui.notation import CB_BOOST_PAPER
@@ -208,23 +209,21 @@ def use_run():
 
 
 q = st.columns(4)
-pr = q[0].number_input("Empirical Gibbs risk r", 0.0, 0.5, step=0.005, format="%.4f",
-                       **state.bind(STORE, "pac_r", "cbx_pac_r"))
-pd_ = q[1].number_input("Empirical disagreement d", 0.0, 0.5, step=0.005, format="%.4f",
-                        **state.bind(STORE, "pac_d", "cbx_pac_d"))
-kl = q[2].number_input("KL(Q‖P) in nats", 0.0, 200.0, step=0.5, format="%.2f",
-                       **state.bind(STORE, "kl", "cbx_kl"),
-                       help="with the uniform prior over n voters KL(Q‖P) ≤ ln n "
-                            "(ln 100 ≈ 4.6, ln 10 000 ≈ 9.2)")
-delta = q[3].number_input("δ", 0.001, 1.0, step=0.01, format="%.3f",
-                          **state.bind(STORE, "delta", "cbx_delta"),
-                          help="each bound fails with probability at most δ")
+pr = number_field(q[0], "Empirical Gibbs risk r", 0.0, 0.5, STORE, "pac_r", "cbx_pac_r",
+                  notice=st, step=0.005, format="%.4f")
+pd_ = number_field(q[1], "Empirical disagreement d", 0.0, 0.5, STORE, "pac_d", "cbx_pac_d",
+                   notice=st, step=0.005, format="%.4f")
+kl = number_field(q[2], "KL(Q‖P) in nats", 0.0, 200.0, STORE, "kl", "cbx_kl", notice=st,
+                  step=0.5, format="%.2f", help="with the uniform prior over n voters "
+                  "KL(Q‖P) ≤ ln n (ln 100 ≈ 4.6, ln 10 000 ≈ 9.2)")
+delta = number_field(q[3], "δ", 0.001, 1.0, STORE, "delta", "cbx_delta", notice=st,
+                     step=0.01, format="%.3f", help="each bound fails with probability at most δ")
 q = st.columns([3, 1], vertical_alignment="bottom")
 key = q[0].selectbox("Bound", list(bounds.PAC_BOUNDS), format_func=bounds.PAC_BOUNDS.get,
                      **state.bind(STORE, "bound", "cbx_bound"))
-target = q[1].number_input("Target", 0.01, 1.0, step=0.05, format="%.3f",
-                           **state.bind(STORE, "target", "cbx_target"),
-                           help="the largest bound on the true risk you would accept")
+target = number_field(q[1], "Target", 0.01, 1.0, STORE, "target", "cbx_target", notice=st,
+                      step=0.05, format="%.3f",
+                      help="the largest bound on the true risk you would accept")
 u = st.columns(2)  # on a row of their own: they fit a 1024 px window
 u[0].button("From the map", key="cbx_use_point", on_click=use_map_point,
             icon=":material/my_location:", width="stretch",

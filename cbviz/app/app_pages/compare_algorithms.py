@@ -7,7 +7,7 @@ from cbviz.baselines import BASELINES
 from cbviz.compare import Comparison
 from cbviz.export import table_csv
 from cbviz.ui import state, tasks
-from cbviz.ui.controls import param_widget
+from cbviz.ui.controls import number_field, param_widget
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import live_chart
 from cbviz.ui.live_status import status_line
@@ -42,7 +42,7 @@ entries = c1.multiselect("Algorithms", list(ENTRIES), format_func=NAMES.get,
 baselines = c2.multiselect("scikit-learn baselines", list(BASELINES),
                            format_func=lambda k: BASELINES[k].display_name,
                            **state.bind(STORE, "baselines", "cmp_baselines"))
-T = int(c3.number_input("Iterations T", 1, 2000, **state.bind(STORE, "T", "cmp_T")))
+T = int(number_field(c3, "Iterations T", 1, 2000, STORE, "T", "cmp_T", notice=st))
 
 chosen = []
 for entry in entries:
@@ -93,7 +93,7 @@ if not frames:
     st.info("Press **Run all to the end** or **Step all** to start every algorithm.",
             icon=":material/play_arrow:")
     st.stop()
-status_line("cmp_status", ", ".join(f"{name} at iteration {len(frame)}"  # read out at each run
+status_line(", ".join(f"{name} at iteration {len(frame)}"  # read out at each run
                                     for name, frame in frames.items()),
             "; every run has stopped." if cmp.done else ".")
 

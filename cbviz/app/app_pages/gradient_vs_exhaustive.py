@@ -6,6 +6,7 @@ from cbviz import plots
 from cbviz.algorithms import lockstep_start, lockstep_table, pick_correlations, run_in_turn
 from cbviz.plots.style import fixed
 from cbviz.ui import state, tasks
+from cbviz.ui.controls import number_field
 from cbviz.ui.figures import export_charts
 from cbviz.ui.notation import CB_BOOST_PAPER
 from cbviz.ui.messages import for_app
@@ -43,8 +44,8 @@ if not problem.fixed:
     st.stop()
 gx = state.store(STORE, {"max_iter": 40, "compare_all": False})
 c1, c2 = st.columns([1, 2])
-max_iter = c1.number_input("Iterations for both rules", 2, 1000,
-                           **state.bind(STORE, "max_iter", "gx_max_iter"))
+max_iter = number_field(c1, "Iterations for both rules", 2, 1000, STORE, "max_iter",
+                        "gx_max_iter", notice=st)
 compare_all = c2.toggle("Also run both rules with every voter eligible (not only those with "
                         "γ(h) > 0)", **state.bind(STORE, "compare_all", "gx_compare_all"),
                         help="Theorem 3 assumes γ(h) > 0; voters with γ(h) ≤ 0 can still lower "

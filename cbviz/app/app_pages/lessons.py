@@ -146,10 +146,9 @@ def stage_view(lab, k):
     shown = revealed and class_student.reveal_allowed(pacing, k)
     # one line in one place through the stage, read out when it changes (a lock, a reveal)
     if guess is None:
-        status_line(f"lesson_status_{n}_{k}",
-                    "Answer first: the controls for this stage appear once your guess is in.")
+        status_line("Answer first: the controls for this stage appear once your guess is in.")
     else:
-        status_line(f"lesson_status_{n}_{k}", "Your guess: ", (str(guess),),
+        status_line("Your guess: ", (str(guess),),
                     (". Right." if rv.right(stage.question, guess) else ". Not this time.")
                     if shown else " (locked).")
     second = None

@@ -14,7 +14,7 @@ from cbviz.plots.style import fixed
 from cbviz.ui import hide, runs, state, tasks
 from cbviz.ui import step_beside as beside
 from cbviz.ui import step_texts as texts
-from cbviz.ui.controls import param_widget, stored_params
+from cbviz.ui.controls import number_field, param_widget, shortcuts_on, stored_params
 from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import content_key, live_chart
 from cbviz.ui.live_status import status_line
@@ -70,8 +70,8 @@ else:
                                  format_func=lambda k: ALGORITHMS[k].name,
                                  **state.bind(STORE, "algorithm", "step_algorithm"))
     if spec.iterative:
-        max_iter = c_iter.number_input("Max iterations", 1, 5000,
-                                       **state.bind(STORE, "max_iter", "step_max_iter"))
+        max_iter = number_field(c_iter, "Max iterations", 1, 5000, STORE, "max_iter",
+                                "step_max_iter", notice=st)
         speed = c_speed.select_slider("Play speed (seconds per step)", runs.SPEEDS,
                                       **state.bind(STORE, "speed", "step_speed"))
     else:
@@ -102,11 +102,9 @@ if wanted:
 def controls():
     """Step, Step ×10, Run to end, Play/Pause, Reset (with keyboard shortcuts, a switch turns
     them off)."""
-    from cbviz.ui.controls import shortcuts_on
     playing = st.session_state.get("step_playing", False)
     b = st.columns(5)
-    keys = shortcuts_on("**S** step · **T** ten steps · **P** play / pause", "step_shortcuts")
-    s, t, p = ("s", "t", "p") if keys else (None, None, None)
+    s, t, p = ("s", "t", "p") if shortcuts else (None, None, None)
     ask = {"on_click": tasks.request, "args": ("step", "advance"), "width": "stretch"}
     b[0].button("Solve" if not spec.iterative else "Step", kwargs={"n": 1},
                 disabled=run.done, key="step_once", shortcut=s, **ask)
@@ -213,7 +211,7 @@ def show():
     status += (f"; {bounds.tightest_phrase(rec)} (δ = {settings.delta:g}); KL {fixed(rec.kl)}"
                if problem.fixed else "; no PAC-Bayes bound or KL term: the trees were fitted to "
                "this sample, and the bounds need voters fixed before it")
-    status_line("step_status", (f"Iteration {t}",), status)  # read out at each Step
+    status_line((f"Iteration {t}",), status)  # read out at each Step
     if run.done:  # a run cut short of its optimum or its paper's rule: a warning, not a success
         solved = (run.history[-1].extra.get("solver_status", "optimal") == "optimal"
                   and not run.capped)
@@ -423,6 +421,8 @@ start_twin = beside.twin_starter(problem, run.max_iter, settings.delta)
 advance(in_fragment=False)
 beside.extend_other_rule(run, params, start_twin)
 beside.extend_mincq_beside(run)
+# above the buttons, outside their fragment: a Step does not send it again
+shortcuts = shortcuts_on("**S** step · **T** ten steps · **P** play / pause", "step_shortcuts")
 st.fragment(panel)()
 if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
     with st.expander("The data"):

@@ -5,7 +5,8 @@
 // ...]}, "p": {name: part, ...}}, each part given by its name (a hash): the template, the
 // layout, each trace without its data arrays and each array (key: "x", "y", "z", ...); "p"
 // carries only the parts this page was not sent before.  A part that is a string "dtype:bdata"
-// is a 1-D typed array ({dtype, bdata}).  The page keeps the parts it
+// is a 1-D typed array ({dtype, bdata}); a part {"+": name, "t": bdata} is the array named
+// extended by those bytes (a history one step longer).  The page keeps the parts it
 // was sent, most recently used last, up to KEEP of them (the server assumes far fewer).  A part
 // it lacks (a redraw it never got) is asked for again through the "missing" trigger.
 //
@@ -45,7 +46,13 @@ function assemble(payload) {  // the figure, or null when a part is missing
   const refs = [template, layout];
   for (const [shell, arrays] of data) refs.push(shell, ...Object.values(arrays));
   for (const ref of refs) {  // in the server's order: the most recently used last
-    const part = ref in payload.p ? payload.p[ref] : parts.get(ref);
+    let part = ref in payload.p ? payload.p[ref] : parts.get(ref);
+    if (part && part["+"] !== undefined) {  // a tail: the array it extends, then these bytes
+      const before = parts.get(part["+"]);
+      if (before === undefined) return null;
+      const at = before.indexOf(":");
+      part = before.slice(0, at + 1) + btoa(atob(before.slice(at + 1)) + atob(part.t));
+    }
     if (part === undefined) return null;
     parts.delete(ref);
     parts.set(ref, part);
@@ -74,7 +81,7 @@ function assemble(payload) {  // the figure, or null when a part is missing
 // version given in this module's address
 const HERE = new URL(import.meta.url);
 const PLOTLY = new URL(HERE.pathname.replace(/cbviz_js\/live_chart\.js$/, "plotlyjs/plotly.min.js")
-                       + "?v=" + HERE.searchParams.get("plotly"), HERE).href;
+                       + "?v=" + HERE.searchParams.get("p"), HERE).href;
 
 const TYPED = {f8: Float64Array, f4: Float32Array, i4: Int32Array, i2: Int16Array,
                i1: Int8Array, u4: Uint32Array, u2: Uint16Array, u1: Uint8Array};
@@ -246,14 +253,15 @@ export function draw(component) {
   const payload = JSON.parse(new TextDecoder().decode(data));
   const outer = box(parentElement);
   const div = outer.querySelector("div.cbviz-live-chart");
+  div.setAttribute("aria-label", payload.a || "Chart");  // named before anything is drawn
   const figure = assemble(payload);
   if (figure === null) {  // the server sends every part again
     setTriggerValue("missing", true);
     return () => {};
   }
-  div.setAttribute("aria-label", payload.a || plain(figure.layout.title) || "Chart");
   outer.cbvizFigure = figure;
-  outer.cbvizFile = payload.n;
+  outer.cbvizFile = plain(figure.layout.title).toLowerCase().replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "") || "chart";
   const table = outer.querySelector("div.cbviz-chart-data");
   if (!table.hidden) table.replaceChildren(...tables(figure));
   const layout = figure.layout;

@@ -8,23 +8,9 @@ field arrives as None, which the app refuses: the stored value comes back, with 
 The browser half (letters typed into every field) is tests/app/test_browser_keyboard_typing.py.
 """
 import pytest
-from streamlit.testing.v1 import AppTest
+from test_pages import GRADIENT, STEP, app
 
-from cbviz.app import FOLDER as APP
-
-STEP = "app_pages/step_through.py"
-GRADIENT = "app_pages/gradient_vs_exhaustive.py"
-TIMEOUT = 60
 SHORTCUTS = {"step_once": "s", "step_ten": "t", "step_play": "p"}
-
-
-def app(page=None, **params):
-    at = AppTest.from_file(str(APP / (page or "streamlit_app.py")), default_timeout=TIMEOUT)
-    for k, v in params.items():
-        at.query_params[k] = str(v)
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def shortcuts(at):

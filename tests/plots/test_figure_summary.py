@@ -25,7 +25,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 from helpers import values
-from sklearn.datasets import make_moons
 
 import cbviz.plots as P
 from cbviz import bounds
@@ -39,7 +38,6 @@ from cbviz.plots import figure_summary as summary
 from cbviz.problem import Settings, build_problem
 from cbviz.sample_size import bounds_vs_m, m_grid
 from cbviz.toy_vote import toy_preset, toy_summary, toy_wrong
-from cbviz.voters import StumpPool
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 CHOICE = Question("Which?", choices=("alpha", "beta", "gamma"))
@@ -148,30 +146,6 @@ def marks(trace):
 
 
 # ---------------------------------------------------------------- small real runs
-
-
-@pytest.fixture(scope="module")
-def data():
-    X, y = make_moons(80, noise=0.2, random_state=0)
-    X_test, y_test = make_moons(60, noise=0.2, random_state=1)
-    return X, 2 * y - 1, X_test, 2 * y_test - 1
-
-
-@pytest.fixture(scope="module")
-def pool(data):
-    return StumpPool(10).fit(data[0])
-
-
-@pytest.fixture(scope="module")
-def run(data, pool):
-    X, y, X_test, y_test = data
-    return CBBoost(10, keep_candidates=True).start(
-        pool.operator(X), y, pool.operator(X_test), y_test, describe=pool.describe).run()
-
-
-@pytest.fixture(scope="module")
-def frame(run):
-    return run.to_frame()
 
 
 @pytest.fixture(scope="module")

@@ -18,40 +18,14 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
-from sklearn.datasets import make_moons
 
 from cbviz import bounds
 from cbviz import plots as P
 from cbviz.algorithms import CBBoost, lockstep
 from cbviz.algorithms.base import Candidates
-from cbviz.voters import StumpPool
 from helpers import check_valid
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def data():
-    X, y = make_moons(80, noise=0.2, random_state=0)
-    X_test, y_test = make_moons(60, noise=0.2, random_state=1)
-    return X, 2 * y - 1, X_test, 2 * y_test - 1
-
-
-@pytest.fixture(scope="module")
-def pool(data):
-    return StumpPool(10).fit(data[0])
-
-
-@pytest.fixture(scope="module")
-def run(data, pool):
-    X, y, X_test, y_test = data
-    return CBBoost(10, keep_candidates=True).start(
-        pool.operator(X), y, pool.operator(X_test), y_test, describe=pool.describe).run()
-
-
-@pytest.fixture(scope="module")
-def frame(run):
-    return run.to_frame()
 
 
 def names(fig):

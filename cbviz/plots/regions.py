@@ -219,7 +219,7 @@ def decision_figure(xe, ye, Z, X_train, y_train, X_test=None, y_test=None, stump
         subtitle = "color: normalized vote Σ Qₖ hₖ(x)" + (
             "" if show_scale else " from −1 (deep blue) through 0 (white) to +1 (deep red)")
     elif not show_scale:   # the color scale's legend in words, when no colorbar shows it
-        subtitle += "; color: the vote, red +1, white 0, blue −1"
+        subtitle += "<br>the vote: red +1, white 0, blue −1"   # a line of its own: narrow
     note = sample_note(counts)
     subtitle = subtitle + (f"<br>{note}" if note else "")
     return styled(fig, title=f"{title}<br><sup>{subtitle}</sup>", x_title=fx, y_title=fy,

@@ -442,6 +442,6 @@ def test_a_plane_without_its_colorbar_says_its_colors_in_words(run):
     xe, ye = np.linspace(-2, 3, 11), np.linspace(-1, 2, 7)
     Z = np.tanh(np.linspace(-1, 1, 60)).reshape(6, 10)
     fig = P.decision_figure(xe, ye, Z, X, y, show_scale=False, subtitle="iteration 4")
-    assert "iteration 4; color: the vote, red +1, white 0, blue −1" in fig.layout.title.text
+    assert "iteration 4<br>the vote: red +1, white 0, blue −1" in fig.layout.title.text
     shown = P.decision_figure(xe, ye, Z, X, y, subtitle="iteration 4")
     assert "red +1" not in shown.layout.title.text and colorbars(shown)

@@ -247,18 +247,7 @@ function box(parentElement) {  // the chart, its text alternative and its two bu
   return outer;
 }
 
-export function draw(component) {
-  const src = PLOTLY;
-  const { data, parentElement, setTriggerValue } = component;
-  const payload = JSON.parse(new TextDecoder().decode(data));
-  const outer = box(parentElement);
-  const div = outer.querySelector("div.cbviz-live-chart");
-  div.setAttribute("aria-label", payload.a || "Chart");  // named before anything is drawn
-  const figure = assemble(payload);
-  if (figure === null) {  // the server sends every part again
-    setTriggerValue("missing", true);
-    return () => {};
-  }
+function render(outer, div, figure, parentElement) {
   outer.cbvizFigure = figure;
   outer.cbvizFile = plain(figure.layout.title).toLowerCase().replace(/[^a-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "") || "chart";
@@ -268,7 +257,7 @@ export function draw(component) {
   const page = getComputedStyle(parentElement);  // the app's font and text color
   layout.font = {family: page.fontFamily, color: page.color, ...(layout.font || {})};
   div.style.height = (layout.height || 450) + "px";
-  plotly(src)
+  plotly(PLOTLY)
     .then((Plotly) => {
       // the sidebar opens or closes: the page width changes, the window's does not
       if (!div.cbvizResize) {
@@ -284,8 +273,33 @@ export function draw(component) {
       div.dataset.draws = String(Number(div.dataset.draws || 0) + 1);
     })
     .catch((err) => { div.textContent = "The chart could not be drawn: " + err.message; });
-  return () => {
-    if (div.cbvizResize) div.cbvizResize.disconnect();
-    plotly(src).then((Plotly) => Plotly.purge(div)).catch(() => {});
+}
+
+const RETRIES = [50, 150, 400];  // ms: the charts of one run draw in any order
+
+export function draw(component) {
+  const { data, parentElement, setTriggerValue } = component;
+  const payload = JSON.parse(new TextDecoder().decode(data));
+  const outer = box(parentElement);
+  const div = outer.querySelector("div.cbviz-live-chart");
+  div.setAttribute("aria-label", payload.a || "Chart");  // named before anything is drawn
+  const drawn = div.cbvizGen = (div.cbvizGen || 0) + 1;
+  // A part may come with another chart of the same run, drawn after this one: look again a
+  // few times, then have the server send every part again.
+  const attempt = (n) => {
+    if (div.cbvizGen !== drawn) return;  // a newer figure took over
+    const figure = assemble(payload);
+    if (figure !== null) render(outer, div, figure, parentElement);
+    else if (n < RETRIES.length) setTimeout(() => attempt(n + 1), RETRIES[n]);
+    else setTriggerValue("missing", Date.now());  // a new value each time: every ask heard
+  };
+  attempt(0);
+  return () => {  // an unmount, or a redraw on its way: purge only a chart no redraw took over
+    plotly(PLOTLY).then((Plotly) => {
+      if (div.cbvizGen !== drawn) return;
+      if (div.cbvizResize) div.cbvizResize.disconnect();
+      div.cbvizResize = undefined;
+      Plotly.purge(div);
+    }).catch(() => {});
   };
 }

@@ -251,6 +251,9 @@ HEIGHTS = """() => {
 # every Plotly chart (Streamlit's and the project's live chart) has drawn its SVG
 CHARTS_DRAWN = """() => [...document.querySelectorAll(
     '[data-testid="stPlotlyChart"], .cbviz-live-chart')].every(e => e.querySelector('.main-svg'))"""
+# the app's stylesheet (cbviz/ui/assets/css/app.css, added by every run) is in the page
+STYLED = ("() => [...document.querySelectorAll('style')]"
+          ".some(s => s.textContent.includes('cbviz: what Streamlit'))")
 # the text of the element at a selector of the top document
 TEXT_AT = """s => { try { const e = document.querySelector(s);
   return e ? (e.innerText || e.textContent || '').trim().slice(0, 200) : ''; }
@@ -296,6 +299,7 @@ def audit(page, known=KNOWN):
     ``(violations, needs-review node count, height)``."""
     from axe_playwright_python.sync_playwright import Axe
     page.wait_for_function(CHARTS_DRAWN, timeout=WAIT)
+    page.wait_for_function(STYLED, timeout=WAIT)   # the app's stylesheet applies
     height = fit_viewport(page)
     axe = Axe()
     for frame in page.frames[1:]:   # axe reads inside frames only where it is loaded

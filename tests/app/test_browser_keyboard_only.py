@@ -26,6 +26,7 @@ import re
 import pytest
 from helpers import WAIT, require_chromium, settle, wait_text
 
+from benchmarks.accessibility import STYLED
 from cbviz.app.streamlit_server import serve
 from cbviz.lessons import LESSONS, Lab
 
@@ -211,9 +212,6 @@ MEASURE = r"""async () => {
           kind: best ? best.kind : 'none', color: best ? best.color : '', on: best ? best.on : ''};
 }"""
 
-# the app's stylesheet (cbviz/ui/assets/css/app.css) is in the page
-STYLED = ("() => [...document.querySelectorAll('style')].some("
-          "s => s.textContent.includes('cbviz: what Streamlit'))")
 
 MIN_RATIO = 3.0   # WCAG 2.1, 1.4.11: a focus indicator at 3:1 against what is behind it
 CYCLE = 150       # Tab presses a full cycle of the lesson page takes at most (~40 stops)

@@ -5,6 +5,7 @@ from helpers import figure_specs
 from streamlit.testing.v1 import AppTest
 
 from cbviz.app import PAGES
+from cbviz.markdown import md
 
 PAGE = str(PAGES / "paper_experiments.py")
 
@@ -31,7 +32,7 @@ def _titles(at):
 def test_a_quick_run_completes_and_shows_its_tables(page, name, title, tmp_path):
     page.selectbox(key="exp_name").set_value(name).run()
     folder = tmp_path / "experiment-results"
-    assert f"Results are saved in `{folder}`" in [c.value for c in page.caption]
+    assert f"Results are saved in {md(str(folder))}" in [c.value for c in page.caption]
     assert "No unit of this experiment is saved yet" in page.info[0].value
     page.button(key="exp_run").click().run()
     assert not page.exception

@@ -98,7 +98,7 @@ def compare_figure(frames, column, *, title, y_title, x_column="iteration", x_ti
 
 def bound_panel_figure(panel, uirevision="compare_panel"):
     """Grouped bars: per algorithm, its C-bound, PAC-Bayes bounds and errors at the end;
-    each quantity's bars in their own color and hatching (:data:`PATTERNS`).
+    each quantity's bars in their own color and hatching pattern.
 
     Examples
     --------

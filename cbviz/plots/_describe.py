@@ -8,11 +8,12 @@ import re
 
 import numpy as np
 
+from ._figures import CURRENT
+
 __all__ = ["figure_summary"]
 
 _TAG = re.compile(r"</?(?:br|sup|sub|s|u|b|i|a|span|em)(?:\s[^<>]*)?/?>", re.I)  # Plotly's own
 MAX_LISTED = 12  # bars named one by one; more are summed up by their range
-CURRENT = "current iteration"  # the name of the vertical line at the iteration shown
 
 
 def _text(value):
@@ -51,9 +52,7 @@ def _array(trace, key):
     if value is None:
         return None
     if isinstance(value, dict) and "bdata" in value:  # a typed array, as Plotly's dict gives it
-        dtype = {"f8": "float64", "f4": "float32", "i4": "int32", "i2": "int16", "i1": "int8",
-                 "u4": "uint32", "u2": "uint16", "u1": "uint8"}[value["dtype"]]
-        out = np.frombuffer(base64.b64decode(value["bdata"]), dtype=dtype)
+        out = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
         shape = value.get("shape")
         return out.reshape([int(s) for s in str(shape).split(",")]) if shape else out
     out = np.asarray(value, dtype=object if isinstance(value, (list, tuple)) else None)

@@ -161,10 +161,13 @@ def _legend_rows(traces, width=400):
     return rows
 
 
+CURRENT = "current iteration"  # the marker's name: figure_summary reads values at it
+
+
 def iteration_marker(current, y_low, y_high):
     """Vertical dotted line at the selected iteration, as a trace named "current iteration"."""
     return Scatter(
-        x=[current, current], y=[y_low, y_high], mode="lines", name="current iteration",
+        x=[current, current], y=[y_low, y_high], mode="lines", name=CURRENT,
         line=dict(color=GREY, width=1.5, dash=CURRENT_DASH),
         hovertemplate="selected iteration %{x}<extra></extra>")
 

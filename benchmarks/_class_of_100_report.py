@@ -86,8 +86,8 @@ def _costs(section):
                   "payload median / mean (kB)", "ForwardMsgs (median)"], rows)
     out.append("")
     for c in section["pages"]:
-        out.append(f"- {c.page.name} (`{c.page.link}`): the idle server (this tab open, "
-                   f"nothing clicked) used {c.idle_rate * 1e3:.1f} ms of CPU per second, taken "
+        out.append(f"- {c.page.name} (`{c.page.link}`): the idle server (the warm-up's tab "
+                   "and this one open, nothing clicked) used {c.idle_rate * 1e3:.1f} ms of CPU per second, taken "
                    f"off each action's CPU over its time (send to next send); "
                    f"{len(c.firsts)} series of Steps, {c.uncounted} uncounted actions began "
                    "them (" + ("the link reopened and a guess locked" if c.page.lesson
@@ -96,7 +96,10 @@ def _costs(section):
     out.append("- Server CPU: the worker process's CPU clock (all threads, ns), from an "
                "action's send to the next one's (a 0.2 s pause after each run); the /proc "
                "column is the same span from `/proc/PID/stat` (10 ms ticks: its per-action "
-               "values are coarse, its mean is not).")
+               "values are coarse, its mean is not).  The warm-up's tab stays open through "
+               "the page loads, as a class's other students do: Streamlit drops the page "
+               "scripts it compiled when its last tab closes, and a lone tab reopening a page "
+               "would pay their compile at each load.")
     return out
 
 

@@ -14,6 +14,7 @@ that leaves two figures readable side by side on a 1280 x 800 screen.
 from ._describe import figure_summary
 from .comparison import bound_panel_figure, compare_figure
 from .curves import (
+                     BOUNDS_COLUMNS,
                      alpha_figure,
                      bounds_figure,
                      error_figure,
@@ -41,7 +42,7 @@ from .style import history_frame
 from .tables import weights_table
 
 __all__ = [
-    "bounds_figure", "error_figure", "kl_figure", "alpha_figure", "margin_figure",
+    "bounds_figure", "BOUNDS_COLUMNS", "error_figure", "kl_figure", "alpha_figure", "margin_figure",
     "decision_figure", "direction_curve_figure", "landscape_figure", "lockstep_figure",
     "series_figure", "mincq_on_voters_figure", "projection_figure", "placeholder_figure",
     "weights_table", "compare_figure", "bound_panel_figure", "history_frame",

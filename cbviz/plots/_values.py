@@ -13,12 +13,15 @@ def float_column(frame, name, n=None):
     n = len(frame) if n is None else n
     if frame is None or name not in frame:
         return np.full(n, np.nan)
-    return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=float)
+    column = frame[name]
+    if column.dtype.kind in "biuf":   # already numbers: no parse (a Step reads a dozen columns)
+        return column.to_numpy(dtype=float)
+    return pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
 
 
 def iteration_numbers(frame):
     if frame is not None and "iteration" in frame:
-        return pd.to_numeric(frame["iteration"], errors="coerce").to_numpy(dtype=float)
+        return float_column(frame, "iteration")
     return np.arange(1, 0 if frame is None else len(frame) + 1, dtype=float)
 
 

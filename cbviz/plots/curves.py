@@ -31,6 +31,9 @@ from .style import (
 # ---------------------------------------------------------------- figures over iterations
 
 _BOUND_WIDTH = {"pac_bound": 2, "pac_bound_1": 2}  # the other two bounds: 1.5 px
+#: the history columns :func:`bounds_figure` reads: its figure is drawn from them alone (a
+#: cache of its figures can be keyed by their values)
+BOUNDS_COLUMNS = ("iteration", "train_error", "c_bound", *PAC_BOUNDS)
 
 def bounds_figure(frame, current=None, uirevision="bounds", *, spec=False):
     """Empirical C-bound, four PAC-Bayesian bounds and the train error vs. iteration.

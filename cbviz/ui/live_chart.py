@@ -37,6 +37,7 @@ from streamlit.components import v1, v2
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ..plots import figure_summary
+from ..plots.style import TEMPLATE
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 CHART_JS = Path(__file__).parent / "assets" / "js" / "live_chart.js"
@@ -82,14 +83,18 @@ _chart = v2.component(NAME, isolate_styles=False, js="export default async c=>\n
 
 
 # numpy dtype -> plotly.js typed array type; int64 and uint64 go as the smallest that holds them
-_TYPED = {"int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2", "int32": "i4",
-          "uint32": "u4", "float32": "f4", "float64": "f8"}
+_TYPED = {np.dtype(name): code for name, code in (
+    ("int8", "i1"), ("uint8", "u1"), ("int16", "i2"), ("uint16", "u2"), ("int32", "i4"),
+    ("uint32", "u4"), ("float32", "f4"), ("float64", "f8"))}
+_PLAIN = (str, int, float, bool, type(None))   # what a figure holds most: nothing to convert
 
 
 def _typed(value):
     """``value`` (a trace or layout as a dict) with its numpy arrays as plotly.js typed arrays,
     as Plotly's ``Figure.to_dict`` gives them; Plotly's own conversion takes 4 ms a figure,
     mostly in checks that cbviz's arrays (plain numpy) never need."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, dict):
         return {k: _typed(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -102,9 +107,9 @@ def _typed(value):
             if np.iinfo(kind).min <= value.min() and value.max() <= np.iinfo(kind).max:
                 value = value.astype(kind)
                 break
-    if str(value.dtype) not in _TYPED:
+    if value.dtype not in _TYPED:
         return value
-    out = {"dtype": _TYPED[str(value.dtype)],
+    out = {"dtype": _TYPED[value.dtype],
            "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii")}
     if value.ndim > 1:
         out["shape"] = str(value.shape)[1:-1]
@@ -116,6 +121,19 @@ def _is_array(value):
     return isinstance(value, list) or (isinstance(value, dict) and "bdata" in value)
 
 
+def _json(part):
+    """``part`` as compact JSON; through Plotly's encoder only when the standard one cannot
+    write it (a NaN, which Plotly writes as null; a numpy integer): that encoder writes the
+    JSON, reads it back and writes it again, three times the cost."""
+    try:
+        return json.dumps(part, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return to_json_plotly(part)
+
+
+_TEMPLATE_JSON = _json(TEMPLATE)   # the template every figure of cbviz.plots shares (3 kB)
+
+
 def split(figure):
     """``figure`` (a ``go.Figure``, or its dict as cbviz.plots' ``spec=True`` gives it) as
     ``(figure, parts)``: the figure ``{"t": template's name, "l": layout's name, "d": [[name of
@@ -124,9 +142,10 @@ def split(figure):
     goes as the string ``"dtype:bdata"``.  Depends on the figure alone: shareable."""
     parts = {}
 
-    def name(part):
+    def name(part, text=None):
         flat = isinstance(part, dict) and part.keys() == {"dtype", "bdata"}
-        text = f'"{part["dtype"]}:{part["bdata"]}"' if flat else to_json_plotly(part)
+        if text is None:
+            text = f'"{part["dtype"]}:{part["bdata"]}"' if flat else _json(part)
         key = base64.urlsafe_b64encode(hashlib.blake2b(text.encode(), digest_size=6).digest())
         key = key.decode()  # 8 characters, 48 bits: no collision among a session's parts
         parts.setdefault(key, text)
@@ -136,7 +155,8 @@ def split(figure):
         layout, data = dict(figure["layout"]), figure["data"]
     else:
         layout, data = figure.layout.to_plotly_json(), [t.to_plotly_json() for t in figure.data]
-    template = name(layout.pop("template", {}))
+    template = layout.pop("template", {})
+    template = name(template, _TEMPLATE_JSON if template is TEMPLATE else None)
     layout = name(_typed(layout))
     traces = []
     for trace in map(_typed, data):

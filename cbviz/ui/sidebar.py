@@ -237,10 +237,12 @@ def _current_settings():
 
 
 @st.cache_resource(show_spinner="Preparing data and voters...", max_entries=32, ttl="1h")
-def _problem(settings, csv_digest, _csv_bytes):
-    """The problem of these settings, shared (read-only) by every session that uses them: at
-    most 32, each dropped an hour after it was last built, so memory comes back."""
-    return build_problem(settings, _csv_bytes)
+def _problem(key, csv_digest, _settings, _csv_bytes):
+    """The problem of these settings (``key``: their JSON, which Streamlit hashes in a
+    fraction of the time it takes to walk the dataclass), shared (read-only) by every session
+    that uses them: at most 32, each dropped an hour after it was last built, so memory comes
+    back."""
+    return build_problem(_settings, _csv_bytes)
 
 
 def draw_sidebar():
@@ -272,7 +274,7 @@ def draw_sidebar():
     csv_bytes = csv_file.getvalue() if csv_file is not None else None
     digest = hashlib.sha256(csv_bytes).hexdigest() if csv_bytes is not None else ""
     try:
-        problem = _problem(settings, digest, csv_bytes)
+        problem = _problem(settings.to_json(), digest, settings, csv_bytes)
     except NoFileYet:
         return settings, None, None
     except data.DataError as exc:

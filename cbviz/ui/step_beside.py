@@ -29,7 +29,8 @@ def _other(params):
 def other_rule(run, params, start, frame, t):
     """The run beside the same CB-Boost run with the other eligibility rule, on request.
 
-    ``start(**params)`` starts a CB-Boost run on the page's data (see :func:`extend_other_rule`).
+    ``start(**params)`` starts a CB-Boost run on the page's data (see :func:`extend_other_rule`);
+    ``frame()``: the run's records as a table.
     """
     other = _other(params)
     if not st.toggle(f"Compare with {setting('eligible', other)}", key=TOGGLES["other_rule"],
@@ -37,7 +38,7 @@ def other_rule(run, params, start, frame, t):
                           "run, and draws both C-bounds"):
         return
     twin = _catch_up("other_rule", lambda: extend_other_rule(run, params, start, True))
-    both = frame[["iteration", "c_bound"]].merge(
+    both = frame()[["iteration", "c_bound"]].merge(
         twin.to_frame()[["iteration", "c_bound"]], on="iteration", how="outer",
         suffixes=("", "_other"))
     live_chart(plots.series_figure(
@@ -49,14 +50,15 @@ def other_rule(run, params, start, frame, t):
 
 
 def mincq_beside(run, frame, t):
-    """MinCq on the voters CB-Boost chose so far (CB-Boost paper, Fig. 5), on request."""
+    """MinCq on the voters CB-Boost chose so far (CB-Boost paper, Fig. 5), on request
+    (``frame()``: the run's records as a table)."""
     if not st.toggle("Compare with MinCq on CB-Boost's voters (Fig. 5)",
                      key=TOGGLES["mincq_beside"],
                      help="at each iteration, the lowest C-bound that any non-negative weights "
                           "on the voters chosen so far reach (one quadratic program each)"):
         return
     table = _catch_up("mincq_beside", lambda: extend_mincq_beside(run, True))
-    live_chart(plots.mincq_on_voters_figure(frame, table, current=t), key="step_fig_mincq")
+    live_chart(plots.mincq_on_voters_figure(frame(), table, current=t), key="step_fig_mincq")
 
 
 def _catch_up(name, extend):

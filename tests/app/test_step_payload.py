@@ -41,3 +41,31 @@ def test_a_step_sends_at_most_10_kB_and_the_figures_the_package_draws():
         sizes = asyncio.run(scenario(server.url))
     # the first Step draws the risk bounds' chart for the first time (its layout, its traces)
     assert all(size <= BUDGET for size in sizes[1:]), sizes
+
+
+def test_a_lesson_step_sends_the_stage_only():
+    """Lesson 2, stage 3 (Step to 12 voters): a Step redraws the stage, not the page around
+    it (the sidebar's glossary, the teacher's tools): at most 10 kB, the vote one voter
+    larger and the link following it; Next, once revealed, redraws the whole page."""
+    async def scenario(url):
+        async with Tab(url, timeout=120) as tab:
+            await tab.open("lessons", "lesson=2&stage=3")
+            await tab.set("Your guess", 0)
+            await tab.submit("Lock in my guess")
+            sizes = []
+            start = int(tab.search(r"The vote has (\d+) voters").group(1))
+            for i in range(1, 4):
+                action = await tab.click("Step")
+                sizes.append(action.bytes)
+                assert not action.errors
+                assert tab.search(rf"The vote has {start + i} voters")
+                assert f"steps={start + i}" in tab.query_string
+            await tab.click(tab.widget("Step to 12 voters").label)
+            assert tab.search(r"The vote has 12 voters")
+            await tab.click("Next stage")
+            assert "stage=4" in tab.query_string and tab.search(r"^Answer first")
+            return sizes
+
+    with serve() as server:
+        sizes = asyncio.run(scenario(server.url))
+    assert all(size <= BUDGET for size in sizes), sizes

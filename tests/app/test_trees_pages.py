@@ -87,7 +87,8 @@ def test_the_shared_problem_keeps_no_tree_of_any_run():
     a.button(key="step_ten").click().run()
     b = app(STEP, algorithm="vebboost", **TREES)
     b.button(key="step_once").click().run()
-    problem = sidebar._problem(Settings(pool="trees", tree_depth=2), "", None)
+    settings = Settings(pool="trees", tree_depth=2)
+    problem = sidebar._problem(settings.to_json(), "", settings, None)
     assert problem.pool.trees_ == []
     assert run_of(a).H.pool is not run_of(b).H.pool
     assert len(run_of(b).H.pool.trees_) == 1

@@ -505,3 +505,26 @@ def test_a_one_shot_solver_is_a_large_labelled_marker_in_the_legend(frame):
     assert point.cliponaxis is False and point.showlegend is not False
     assert fig.layout.showlegend is True
     assert curve.mode == "lines+markers" and curve.marker.size < 12 and not curve.text
+
+
+@pytest.mark.parametrize("bounds_known", [True, False])
+def test_the_bounds_figure_is_drawn_from_its_columns_alone(frame, bounds_known):
+    """``BOUNDS_COLUMNS`` is everything bounds_figure reads (the step page keys its shared
+    figures by their values): the other columns changed, the figure stays; one of them
+    changed, it changes."""
+    frame = frame.copy()
+    if not bounds_known:   # fitted trees: no PAC-Bayes bound
+        frame[list(bounds.PAC_BOUNDS)] = np.nan
+    others = [c for c in frame.columns if c not in P.BOUNDS_COLUMNS]
+    scrambled = frame.copy()
+    scrambled[others] = scrambled[others].iloc[::-1].to_numpy()
+    def drawn(f):
+        return P.bounds_figure(f, current=4).to_json()
+
+    same = drawn(frame)
+    assert drawn(scrambled) == same
+    assert drawn(frame[list(P.BOUNDS_COLUMNS)]) == same
+    for column in P.BOUNDS_COLUMNS:
+        moved = frame.astype({column: float})
+        moved.loc[moved.index[-1], column] = 0.123
+        assert drawn(moved) != same, column

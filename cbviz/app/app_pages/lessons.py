@@ -242,6 +242,17 @@ def lesson_view():
                   on_click=lesson_state.back_to_preset, icon=":material/restart_alt:")
     with st.spinner("Catching up with the stages before this one..."):
         lesson_state.catch_up(lab, k)
+    st.fragment(stage_part)(lab, n, k)
+
+
+def stage_part(lab, n, k):
+    """The stage, redrawn alone by what acts on it (a Step, a slider, an answer): a Step
+    sends the stage, not the page around it (the sidebar, the glossary, the teacher's
+    tools).  A click that changes that page (another stage or lesson, another run) redraws
+    the whole page."""
+    p = lesson_state.progress()
+    if p is None or (p["n"], p["stage"]) != (n, k) or runs.held() is not lab.run:
+        st.rerun()
     stage_view(lab, k)
     st.query_params.update(lesson_state.link_values())
 

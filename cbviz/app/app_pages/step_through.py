@@ -1,4 +1,5 @@
 """Step through an algorithm: one iteration at a time, every quantity of the papers on screen."""
+import functools
 import time
 
 import numpy as np
@@ -103,7 +104,8 @@ def controls():
     """Step, Step ×10, Run to end, Play/Pause, Reset (with keyboard shortcuts, a switch turns
     them off)."""
     playing = st.session_state.get("step_playing", False)
-    b = st.columns(5)
+    row = st.container(horizontal=True)   # one block: five columns cost a Step five more messages
+    b = [row] * 5
     s, t, p = ("s", "t", "p") if shortcuts else (None, None, None)
     ask = {"on_click": tasks.request, "args": ("step", "advance"), "width": "stretch"}
     b[0].button("Solve" if not spec.iterative else "Step", kwargs={"n": 1},
@@ -218,7 +220,7 @@ def show():
         (st.success if solved else st.warning)(
             f"Stopped after {n} iteration{'s' * (n > 1)}: {for_app(run.stop_reason)}.",
             icon=":material/flag:" if solved else ":material/warning:")
-    frame = run.to_frame()
+    frame = functools.cache(run.to_frame)   # the records as a table, made if a chart needs it
     if problem.split.X_train.shape[1] == 2:
         # a run's trees follow from the problem, the algorithm and its parameters
         trees = () if problem.fixed else (algorithm, tuple(sorted(params.items())))
@@ -237,12 +239,14 @@ def show():
                           help="only the charts chosen here are drawn (each costs time per step)")
     chosen = [c for c in charts if c in (chosen or [])]
     if "Risk bounds" in chosen:
-        live_chart(lambda: plots.bounds_figure(frame, current=t, spec=True),
-                   key="step_fig_bounds", shared=content_key("bounds", frame, t))
+        drawn_from = np.array([[getattr(r, c) for c in plots.BOUNDS_COLUMNS]
+                               for r in run.history], dtype=float)
+        live_chart(lambda: plots.bounds_figure(frame(), current=t, spec=True),
+                   key="step_fig_bounds", shared=content_key("bounds", drawn_from, t))
         st.caption(texts.prior_note(problem) if problem.fixed else texts.TREES_NOTE)
         if problem.fixed:
             what_is_this("step_why_bounds",
-                         lambda: texts.explain_bounds(frame, t, settings.delta))
+                         lambda: texts.explain_bounds(frame(), t, settings.delta))
     for name in chosen:  # one per row: side by side they would be 270 px wide at 1024 px
         build, text = charts[name]
         if build is not None:
@@ -267,20 +271,21 @@ def what_is_this(key, text):
 
 
 def available_charts(frame, t, w, M):
-    """Chart name -> (figure builder, explanation), for the algorithm on the page."""
+    """Chart name -> (figure builder, explanation), for the algorithm on the page; ``frame()``
+    gives the run's records as a table."""
     rec = run.history[t - 1]
     charts = {
         "Risk bounds": (None, None),
-        "0-1 error": (lambda: plots.error_figure(frame, current=t, spec=True),
+        "0-1 error": (lambda: plots.error_figure(frame(), current=t, spec=True),
                       "0-1 error of the majority vote sign(Σ aₖ hₖ(x)) on the training and the "
                       "held-out test examples."),
         "Objective": (lambda: plots.series_figure(
-            frame, {"objective": spec.objective}, current=t, uirevision="objective",
+            frame(), {"objective": spec.objective}, current=t, uirevision="objective",
             title=f"What {spec.name} minimizes<br><sup>{spec.objective}</sup>",
             y_title=spec.objective),
             f"The quantity {spec.name} minimizes, after each iteration ({spec.paper})."),
         "Gibbs risk & disagreement": (lambda: plots.series_figure(
-            frame, {"gibbs_risk": "Gibbs risk r", "disagreement": "disagreement d"}, current=t,
+            frame(), {"gibbs_risk": "Gibbs risk r", "disagreement": "disagreement d"}, current=t,
             uirevision="risks", y_title="fraction of examples",
             title="Gibbs risk and disagreement<br><sup>C = 1 − (1 − 2r)² / (1 − 2d) for ±1 "
                   "voters</sup>"),
@@ -288,7 +293,7 @@ def available_charts(frame, t, w, M):
             "voters drawn from Q disagree. The C-bound is small when the voters are accurate "
             "(small r) and still disagree (large d). For real-valued voters (RBF) they are "
             "defined from the margins: r = (1 − μ₁)/2 and d = (1 − μ₂)/2."),
-        "KL": (lambda: plots.kl_figure(frame, problem.n_voters, current=t),
+        "KL": (lambda: plots.kl_figure(frame(), problem.n_voters, current=t),
                "KL(Q‖P) = ln n + Σ Qₖ ln Qₖ to the uniform prior over the n voters. It never "
                "exceeds ln n (all the weight on one voter) and enters every PAC-Bayes bound."),
         "Margins": (lambda: plots.margin_figure(M, rec.mu1, rec.mu2),
@@ -296,14 +301,14 @@ def available_charts(frame, t, w, M):
                     "mean μ₁ is large compared with √μ₂: it is Cantelli's inequality applied to "
                     "this distribution."),
     }
-    if np.isfinite(frame["alpha"].astype(float)).any():
-        charts["Weights α"] = (lambda: plots.alpha_figure(frame, current=t),
+    if np.isfinite(np.array([r.alpha for r in run.history], dtype=float)).any():
+        charts["Weights α"] = (lambda: plots.alpha_figure(frame(), current=t),
                                "The weight given at each iteration to the voter chosen at that "
                                "iteration (unnormalized).")
     for title, y_title, columns, text in spec.extra_plots:
         charts[title.partition("<br>")[0]] = (
             lambda title=title, y_title=y_title, columns=columns: plots.series_figure(
-                frame, columns, current=t, title=title, y_title=y_title,
+                frame(), columns, current=t, title=title, y_title=y_title,
                 uirevision=title[:20]), text)
     if not problem.fixed:   # no prior over fitted trees
         del charts["KL"]
@@ -365,9 +370,9 @@ def chart_builders():
         w = run.weights_at(t)
         if name == "Majority vote on the input plane":
             return decision_regions(w, run.history[-1])
-        frame = run.to_frame()
+        frame = functools.cache(run.to_frame)
         if name == "Risk bounds":
-            return plots.bounds_figure(frame, current=t)
+            return plots.bounds_figure(frame(), current=t)
         build = available_charts(frame, t, w, bounds.margins(run.F, run.y, w.sum())).get(name)
         if build is None or build[0] is None:
             return plots.placeholder_figure(name, "not drawn at this iteration")

@@ -87,7 +87,7 @@ def _costs(section):
     out.append("")
     for c in section["pages"]:
         out.append(f"- {c.page.name} (`{c.page.link}`): the idle server (the warm-up's tab "
-                   "and this one open, nothing clicked) used {c.idle_rate * 1e3:.1f} ms of CPU per second, taken "
+                   f"and this one open, nothing clicked) used {c.idle_rate * 1e3:.1f} ms of CPU per second, taken "
                    f"off each action's CPU over its time (send to next send); "
                    f"{len(c.firsts)} series of Steps, {c.uncounted} uncounted actions began "
                    "them (" + ("the link reopened and a guess locked" if c.page.lesson

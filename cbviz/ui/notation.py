@@ -12,8 +12,13 @@ SIDEBAR = ("m", "h", "a", "Q", "P", "gamma", "nu", "tau", "M", "mu", "C", "r", "
 
 
 def draw_glossary():
-    """The notation, in the sidebar of every page."""
-    with st.sidebar.expander("Notation", icon=":material/function:"):
+    """The notation, in the sidebar of every page; its entries are drawn while it is open
+    (opening it reruns the page), so a page load does not send 17 texts no one opened."""
+    box = st.sidebar.expander("Notation", icon=":material/function:", key="notation",
+                              on_change="rerun")
+    if not box.open:
+        return
+    with box:
         for key in SIDEBAR:
             formula, meaning = GLOSSARY[key]
             st.markdown(f"${formula}$: {meaning}")

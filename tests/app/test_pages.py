@@ -461,6 +461,9 @@ def test_step_page_compares_the_two_eligibility_rules():
 def test_glossary_and_bound_names_on_screen():
     from cbviz import bounds
     at = app(STEP)
+    assert not any(r"\gamma(f)" in m.value for m in at.sidebar.markdown)  # written once opened
+    at.session_state["notation"] = True   # as a click on it does
+    at.run()
     formulas = " ".join(m.value for m in at.sidebar.markdown)
     for symbol in (r"\gamma(f)", r"\nu(f)", r"\tau(f, g)", r"\mu_1", r"\mathrm{KL}(Q\|P)", r"\delta"):
         assert symbol in formulas, symbol

@@ -69,3 +69,21 @@ def test_a_lesson_step_sends_the_stage_only():
     with serve() as server:
         sizes = asyncio.run(scenario(server.url))
     assert all(size <= BUDGET for size in sizes), sizes
+
+
+def test_a_lesson_slider_redraws_its_stage_with_the_new_point():
+    """Lesson 1, stage 2 (drag d to 0.40): the slider redraws the stage alone, and that redraw
+    reads the point just set (the verdict comes at once, the link carries it)."""
+    async def scenario(url):
+        async with Tab(url, timeout=120) as tab:
+            await tab.open("lessons", "lesson=1&stage=2")
+            await tab.set("Your guess", "the C-bound falls")
+            await tab.submit("Lock in my guess")
+            assert not tab.search(r"^Your guess: the C-bound falls\. Right\.")
+            action = await tab.set("Disagreement d", 0.4)
+            assert not action.errors and action.bytes <= BUDGET
+            assert tab.search(r"^Your guess: the C-bound falls\. Right\.")
+            assert "d=0.4" in tab.query_string
+
+    with serve() as server:
+        asyncio.run(scenario(server.url))

@@ -242,18 +242,19 @@ def lesson_view():
                   on_click=lesson_state.back_to_preset, icon=":material/restart_alt:")
     with st.spinner("Catching up with the stages before this one..."):
         lesson_state.catch_up(lab, k)
-    st.fragment(stage_part)(lab, n, k)
+    st.fragment(stage_part)(n, k)
 
 
-def stage_part(lab, n, k):
-    """The stage, redrawn alone by what acts on it (a Step, a slider, an answer): a Step
-    sends the stage, not the page around it (the sidebar, the glossary, the teacher's
-    tools).  A click that changes that page (another stage or lesson, another run) redraws
-    the whole page."""
+def stage_part(n, k):
+    """Stage ``k`` of lesson ``n``, redrawn alone by what acts on it (a Step, a slider, an
+    answer): a Step sends the stage, not the page around it (the sidebar, the teacher's
+    tools).  Its lab is read again from the session at each redraw (the slider's point, the
+    run, the results); a click that changes the page around it (another stage or lesson)
+    redraws the whole page."""
     p = lesson_state.progress()
-    if p is None or (p["n"], p["stage"]) != (n, k) or runs.held() is not lab.run:
+    if p is None or (p["n"], p["stage"]) != (n, k):
         st.rerun()
-    stage_view(lab, k)
+    stage_view(lesson_state.lab(settings, problem, runs.held()), k)
     st.query_params.update(lesson_state.link_values())
 
 

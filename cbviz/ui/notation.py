@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..glossary import CB_BOOST_PAPER, GLOSSARY
+from .page import lazy_expander
 
 __all__ = ["CB_BOOST_PAPER", "draw_glossary", "symbol_popover"]
 
@@ -14,16 +15,15 @@ SIDEBAR = ("m", "h", "a", "Q", "P", "gamma", "nu", "tau", "M", "mu", "C", "r", "
 def draw_glossary():
     """The notation, in the sidebar of every page; its entries are drawn while it is open
     (opening it reruns the page), so a page load does not send 17 texts no one opened."""
-    box = st.sidebar.expander("Notation", icon=":material/function:", key="notation",
-                              on_change="rerun")
-    if not box.open:
-        return
-    with box:
-        for key in SIDEBAR:
-            formula, meaning = GLOSSARY[key]
-            st.markdown(f"${formula}$: {meaning}")
-        st.markdown("For real-valued voters (RBF), r, d and e are defined by the same formulas "
-                    "from the margins; they are no longer probabilities of errors of voters.")
+    lazy_expander("Notation", "notation", _notation, where=st.sidebar, icon=":material/function:")
+
+
+def _notation():
+    for key in SIDEBAR:
+        formula, meaning = GLOSSARY[key]
+        st.markdown(f"${formula}$: {meaning}")
+    st.markdown("For real-valued voters (RBF), r, d and e are defined by the same formulas "
+                "from the margins; they are no longer probabilities of errors of voters.")
 
 
 def symbol_popover(keys, key):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-__all__ = ["document_title", "add_style", "APP"]
+__all__ = ["document_title", "add_style", "lazy_expander", "APP"]
 
 CSS = Path(__file__).parent / "assets" / "css" / "app.css"
 APP = "cbviz"
@@ -21,3 +21,13 @@ def document_title(*parts):
 def add_style():
     """The app's stylesheet, on every run (Streamlit keeps only what a run draws)."""
     st.html(CSS)
+
+
+def lazy_expander(label, key, draw, where=st, **options):
+    """An expander (in ``where``: the page, the sidebar) whose content, ``draw()`` called in
+    it, is made only while it is open: opening or closing it reruns the page, or the fragment
+    it is in, so the runs between do not send what nobody opened."""
+    box = where.expander(label, key=key, on_change="rerun", **options)
+    if box.open:
+        with box:
+            draw()

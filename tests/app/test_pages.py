@@ -392,6 +392,41 @@ def test_mincq_beside_cbboost():
     assert "MinCq(CB-Boost): optimal C-bound on the same voters" in names
 
 
+def test_reset_starts_the_same_run_again_and_the_link_follows():
+    at = app(STEP)
+    at.button(key="step_ten").click().run()
+    first = history(at)[:2]
+    at.toggle(key="step_mincq_beside").set_value(True).run()
+    at.slider(key="step_view").set_value(4).run()
+    at.button(key="step_reset").click().run()
+    assert not at.exception
+    assert len(history(at)) == 0 and not at.button(key="step_once").disabled
+    assert any("Press **Step**" in i.value for i in at.info)
+    assert "step_view" not in [s.key for s in at.slider]
+    assert at.query_params["steps"] in ("0", ["0"])
+    assert "view" not in at.query_params   # no iteration to show
+    for _ in first:
+        at.button(key="step_once").click().run()
+    assert [(r.index, r.c_bound) for r in history(at)] == [(r.index, r.c_bound) for r in first]
+    assert status(at).startswith("**Iteration 2** of 2")
+    at.toggle(key="step_mincq_beside").set_value(True).run()
+    mincq = at.session_state["step_mincq_cache"]   # MinCq beside the new run, not the old one
+    assert mincq["run"] is at.session_state["run_step"]["run"] and len(mincq["rows"]) == 2
+
+
+def test_the_data_of_more_than_two_features_stay_one_click_away():
+    at = app(STEP, source="real", real="breast_cancer")
+    at.button(key="step_once").click().run()
+    assert not at.metric   # the overview left the page for its expander, drawn once opened
+    assert [e.label for e in at.expander if e.label == "The data"] == ["The data"]
+    at.session_state["step_data"] = True   # as a click on it does
+    at.run()
+    assert {m.label: m.value for m in at.metric}["Features d"] == "30"
+    at.button(key="step_reset").click().run()
+    assert "The data" not in [e.label for e in at.expander]   # the overview is on the page
+    assert {m.label: m.value for m in at.metric}["Features d"] == "30"
+
+
 def test_the_data_come_first():
     at = app(STEP)  # moons: the plane with the points before any step
     titles = list(charts(at))

@@ -3,6 +3,7 @@ time.  Two moons, 10 thresholds, CB-Boost, the step page's default charts (the p
 risk bounds)."""
 import asyncio
 import json
+from urllib.parse import parse_qs
 
 from helpers import step_figures
 
@@ -84,6 +85,28 @@ def test_a_lesson_slider_redraws_its_stage_with_the_new_point():
             assert not action.errors and action.bytes <= BUDGET
             assert tab.search(r"^Your guess: the C-bound falls\. Right\.")
             assert "d=0.4" in tab.query_string
+
+    with serve() as server:
+        asyncio.run(scenario(server.url))
+
+
+def test_a_reset_redraws_the_steps_part_only():
+    """Reset (a class that reaches the end together resets together): the run starts again
+    in the part that a Step redraws, not in the whole page, and the link follows."""
+    async def scenario(url):
+        async with Tab(url, timeout=120) as tab:
+            await tab.open("step_through_cbboost", "&".join(f"{k}={v}" for k, v in LINK.items()))
+            await tab.click("To the end")
+            assert tab.search(r"^Stopped after \d+ iterations")
+            action = await tab.click("Reset")
+            assert not action.errors and action.bytes <= BUDGET, action
+            assert tab.search(r"^Press Step to take the first iteration")
+            assert not tab.search(r"^Stopped after")
+            link = parse_qs(tab.query_string)
+            assert link["steps"] == ["0"] and "view" not in link
+            await tab.click("Step")
+            link = parse_qs(tab.query_string)
+            assert tab.search(r"Iteration 1 of 1") and link["steps"] == link["view"] == ["1"]
 
     with serve() as server:
         asyncio.run(scenario(server.url))

@@ -20,7 +20,7 @@ from cbviz.ui.figures import export_charts
 from cbviz.ui.live_chart import content_key, live_chart
 from cbviz.ui.live_status import status_line
 from cbviz.ui.messages import for_app
-from cbviz.ui.page import document_title
+from cbviz.ui.page import document_title, lazy_expander
 from cbviz.ui.sidebar import apply_settings, require_problem
 from cbviz.markdown import md
 
@@ -119,9 +119,9 @@ def controls():
                 icon=":material/pause:" if playing else ":material/play_arrow:",
                 disabled=(run.done or not spec.iterative) and not playing, key="step_play",
                 width="stretch", shortcut=p, on_click=toggle_play)
-    if b[4].button("Reset", key="step_reset", width="stretch"):
-        runs.reset()
-        st.rerun()
+    # the run is dropped before the redraw, which starts a new one (panel): only this part
+    # redraws, as for a Step (a class that finishes together resets together)
+    b[4].button("Reset", key="step_reset", width="stretch", on_click=runs.reset)
 
 
 def advance(in_fragment):
@@ -157,6 +157,8 @@ def panel():
     redraws itself: the next step never starts before this one is on screen, so Pause (a
     click, handled before the next redraw) stops at the next step.
     """
+    global run  # after a Reset, the new run: every part of the page reads this one
+    run = runs.held_run(problem, settings, algorithm, params, max_iter)
     playing = st.session_state.get("step_playing", False) and not run.done
     st.session_state["step_playing"] = playing
     advance(in_fragment=True)
@@ -164,7 +166,11 @@ def panel():
     if playing:
         runs.step(1, run)
     view = show()
+    if problem.split.X_train.shape[1] != 2 and view:  # before a step, show() draws the data
+        lazy_expander("The data", "step_data", data_overview)
     st.query_params.update(runs.link_values(algorithm, params, max_iter, speed, run, view))
+    if view is None:   # after a Reset: no iteration to show
+        st.query_params.pop("view", None)
     if playing:  # the next step is due one period after this one was (the clock, not the draw)
         now = time.monotonic()
         due = st.session_state.get("step_play_due", now)
@@ -265,9 +271,7 @@ def show():
 def what_is_this(key, text):
     """A "What is this?" expander under a chart; its text (or the function that writes it)
     is drawn only while it is open, so a Step does not send it to those who never open it."""
-    box = st.expander("What is this?", key=key, on_change="rerun")
-    if box.open:
-        box.markdown(text() if callable(text) else text)
+    lazy_expander("What is this?", key, lambda: st.markdown(text() if callable(text) else text))
 
 
 def available_charts(frame, t, w, M):
@@ -429,8 +433,5 @@ beside.extend_mincq_beside(run)
 # above the buttons, outside their fragment: a Step does not send it again
 shortcuts = shortcuts_on("**S** step · **T** ten steps · **P** play / pause", "step_shortcuts")
 st.fragment(panel)()
-if problem.split.X_train.shape[1] != 2 and run.history:  # the data do not change with a step
-    with st.expander("The data"):
-        data_overview()
 if not hide.hidden("export"):
     export()

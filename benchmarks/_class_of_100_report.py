@@ -71,6 +71,8 @@ def _costs(section):
                    [c.steps[i] for i in c.firsts[1:]]),
                   ("Step: the others", [m for i, m in enumerate(c.steps) if i not in c.firsts])]
         for what, measured in groups:
+            if not measured:   # Streamlit's floor: its run never stops, one series
+                continue
             done = [m for m in measured if m.action.done]
             lat = [m.action.latency for m in done]
             cpu = [c.net(m) * 1e3 for m in done]
@@ -93,6 +95,12 @@ def _costs(section):
                    "them (" + ("the link reopened and a guess locked" if c.page.lesson
                                else "Reset") + f"); errors {len(c.errors())}")
         out += _errors(c.errors(), "  ")
+    if any(c.page.path == "" for c in section["pages"]):
+        out.append("- Streamlit's floor: `benchmarks/step_floor_app.py`, served alone by "
+                   "`streamlit run` with the app's configuration: the step page's widgets, "
+                   "texts and two live charts (fixed figures, sent by name after the first "
+                   "draw), nothing computed; its Step costs what Streamlit itself does for a "
+                   "page like the step page, under any work of cbviz's.")
     out.append("- Server CPU: the worker process's CPU clock (all threads, ns), from an "
                "action's send to the next one's (a 0.2 s pause after each run); the /proc "
                "column is the same span from `/proc/PID/stat` (10 ms ticks: its per-action "

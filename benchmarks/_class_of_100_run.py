@@ -37,6 +37,8 @@ STEP_PAGE = Page("step page", "step_through_cbboost", "source=toy&toy=moons&n_sa
                  "&toy_noise=0.25&pool=stumps&n_thresholds=10")
 #: lesson 2, stage 3: ten Steps, from the 2 voters of stages 1-2 to 12
 LESSON = Page("lesson 2, stage 3", "lessons", "lesson=2&stage=3", lesson=True)
+#: the step page's elements with nothing computed (benchmarks/step_floor_app.py, its own server)
+FLOOR = Page("Streamlit's floor", "", "")
 CLASS_LINK = Page("class link", "lessons", "lesson=2&stage=1&hide=navigation,sidebar,advanced,"
                   "algorithm,export,glossary,teacher", lesson=True)
 

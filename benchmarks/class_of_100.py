@@ -5,7 +5,9 @@ protocol-level tabs (:class:`benchmarks.protocol.Tab`), all in one run.
 [--out FILE]`` runs, each scenario on servers of its own (started fresh, stopped after):
 
 1. **cost per action**, one worker (``serve()``), one tab, one action at a time: on the step
-   page (two moons, 300 points, stumps with 10 thresholds) and on lesson 2's stage 3, a
+   page (two moons, 300 points, stumps with 10 thresholds), on lesson 2's stage 3 and on
+   Streamlit's floor (:mod:`benchmarks.step_floor_app`, the step page's elements with nothing
+   computed, served alone by ``streamlit run``), a
    warm-up open, ``--opens`` page loads, then ``--steps`` Steps in series (a series ends when
    the run stops; the step page's Reset, or the lesson link reopened and a guess locked,
    begins the next one, not counted).  Per action: latency, the worker's CPU (its CPU clock,
@@ -45,9 +47,13 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
+from cbviz.app.streamlit_server import serve
+
 from ._class_of_100_report import knee, markdown
-from ._class_of_100_run import CLASS_LINK, LESSON, STEP_PAGE, costs, crowd, warm_up
+from ._class_of_100_run import CLASS_LINK, FLOOR, LESSON, STEP_PAGE, costs, crowd, warm_up
 from ._class_of_100_serve import REPO, served
+
+FLOOR_APP = Path(__file__).with_name("step_floor_app.py")
 
 __all__ = ["PRESETS", "Run", "knee", "main", "run"]
 
@@ -110,15 +116,21 @@ def machine():
 
 
 def scenario_1(tree, s, log):
-    """Cost per action on one worker: the step page, then the lesson."""
+    """Cost per action on one worker: the step page, the lesson, then Streamlit's floor (the
+    step page's elements with nothing computed, :mod:`benchmarks.step_floor_app`)."""
     section = {"load": os.getloadavg(), "pages": []}
+
+    def measure(server, pid, page):
+        log(f"1: {page.name}: {s['opens']} opens after a warm-up, {s['steps']} Steps")
+        section["pages"].append(asyncio.run(costs(
+            server.url, pid, page, s["opens"], s["steps"], s["idle"], timeout=s["timeout"])))
+
     with served(tree) as server:
         (pid,) = server.workers.values()
         for page in (STEP_PAGE, LESSON):
-            log(f"1: {page.name}: {s['opens']} opens after a warm-up, {s['steps']} Steps")
-            section["pages"].append(asyncio.run(costs(
-                server.url, pid, page, s["opens"], s["steps"], s["idle"],
-                timeout=s["timeout"])))
+            measure(server, pid, page)
+    with serve(FLOOR_APP) as server:
+        measure(server, server.pid, FLOOR)
     return section
 
 

@@ -229,6 +229,29 @@ def test_a_step_redraws_the_plane_in_place_and_keeps_the_zoom(server, page):
     no_exception(page)
 
 
+def test_reset_at_the_end_starts_again_with_the_answer_in_view(server, page):
+    """Reset redraws only the steps' part: the run starts again, the link drops its
+    iteration, and the next Step's status line is in view without scrolling."""
+    page.goto(server + "/step_through_cbboost?source=toy&toy=moons&max_iter=12")
+    settle(page)
+    keyed(page, "step_run_end").click()
+    wait_text(page, "Stopped after 12 iterations")
+    keyed(page, "step_reset").click()
+    wait_text(page, "Press Step to take the first iteration")
+    assert page.get_by_text("Stopped after").count() == 0
+    page.wait_for_function("() => location.search.includes('steps=0')"
+                           " && !location.search.includes('view=')")
+    assert not keyed(page, "step_once").is_disabled()
+    keyed(page, "step_once").click()
+    wait_text(page, "Iteration 1 of 1")
+    line = page.locator("[role=status]", has_text="Iteration 1 of 1").first
+    rect, size = line.bounding_box(), page.viewport_size
+    assert rect and 0 <= rect["y"] and rect["y"] + rect["height"] <= size["height"], rect
+    page.wait_for_function("() => location.search.includes('steps=1')")
+    no_exception(page)
+    shoot(page, "step_after_reset")
+
+
 NEWEST_TREE = """s => { const d = document.querySelector(s); if (!d || !d._fullData) return null;
   const t = d._fullData.find(t => (t.name || '').startsWith('new voter:'));
   return t ? {name: t.name, drawn: Array.from(t.x).filter(v => Number.isFinite(v)).length} : null;

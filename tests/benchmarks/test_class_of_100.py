@@ -7,11 +7,12 @@ Debian's nginx (``.ci/run`` installs it; CBVIZ_REQUIRE_BROWSER=1 makes its absen
 """
 import asyncio
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from benchmarks._class_of_100_run import LESSON, RESET, STEP, STEP_PAGE, Student
+from benchmarks._class_of_100_run import FLOOR, LESSON, RESET, STEP, STEP_PAGE, Student
 from benchmarks._class_of_100_serve import REPO, served
 from benchmarks.class_of_100 import PRESETS, main
 from cbviz.app.serve import NGINX
@@ -43,25 +44,38 @@ def test_the_report_names_the_machine_the_code_and_every_scenario(quick):
     assert text.count("Load average at the start: ") == len(result.sections)
 
 
-def test_scenario_1_measures_every_open_and_step_of_both_pages(quick):
+def test_scenario_1_measures_every_open_and_step_of_the_pages_and_the_floor(quick):
     result, text = quick
     pages = result.sections[1]["pages"]
-    assert [c.page for c in pages] == [STEP_PAGE, LESSON]
+    assert [c.page for c in pages] == [STEP_PAGE, LESSON, FLOOR]
     for c in pages:
         assert c.errors() == []
         assert len(c.opens) == QUICK["opens"] and len(c.steps) == QUICK["steps"]
         for m in [c.warm, *c.opens, *c.steps]:
             assert m.action.done and m.action.bytes > 0 and m.action.messages > 0
             assert m.cpu > 0 and m.wall > 0
-        # the step page's run stops after ~15 Steps, the lesson stage's after 10: a new series
-        assert c.firsts[0] == 0 and len(c.firsts) >= 2 and c.uncounted >= 1
-        for what in ("page load, the worker's first", "page load (3 after the warm-up)",
-                     "Step, all", "Step: the page's first on this worker",
-                     "Step: first of each later series", "Step: the others"):
+        rows = ["page load, the worker's first", "page load (3 after the warm-up)",
+                "Step, all", "Step: the page's first on this worker", "Step: the others"]
+        if c.page != FLOOR:
+            # the step page's run stops after ~15 Steps, the lesson stage's after 10: a new
+            # series (the floor's Step never stops)
+            assert c.firsts[0] == 0 and len(c.firsts) >= 2 and c.uncounted >= 1
+            rows.append("Step: first of each later series")
+        for what in rows:
             row = f"| {c.page.name}: {what}"
             assert row in text, row
         assert f"`{c.page.link}`" in text
     assert "nan" not in text.split("## 1.")[1].split("\n## ")[0]
+
+
+def test_the_floor_draws_as_many_elements_per_step_as_the_step_page(quick):
+    """Streamlit's floor stands for the step page: its Step sends the same number of
+    ForwardMsgs (its elements, one each, and the run's own messages)."""
+    step, _, floor = quick[0].sections[1]["pages"]
+    counts = [Counter(m.action.messages for i, m in enumerate(c.steps) if i not in c.firsts)
+              for c in (step, floor)]
+    # the step page's last Step before its run stops adds the "Stopped after" notice
+    assert counts[0].most_common(1)[0][0] == counts[1].most_common(1)[0][0], counts
 
 
 def _check_crowd(crowd, students, steps):

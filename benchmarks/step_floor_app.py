@@ -26,11 +26,10 @@ def figures():
     """The plane and the risk bounds of a CB-Boost run after 5 steps, as dicts."""
     settings = Settings.from_link(LINK)[0]
     problem = build_problem(settings)
-    s = problem.split
-    run = make_algorithm("cbboost", 100, settings.delta).start(
-        problem.H_train, s.y_train, problem.H_test, s.y_test, describe=problem.pool.describe)
+    run = problem.start(make_algorithm("cbboost", 100, settings.delta))
     for _ in range(5):
         run.step()
+    s = problem.split
     xe, ye, Z = problem.vote_grid(run.weights_at(5), n=80, pool=problem.pool)
     plane = plots.decision_figure(xe, ye, Z, s.X_train, s.y_train, s.X_test, s.y_test,
                                   feature_names=s.feature_names, height=560, show_scale=False,

@@ -38,14 +38,11 @@ class Comparison:
     def __init__(self, problem, algorithms, baselines=(), max_iter=50, delta=0.05, seed=0):
         self.problem, self.max_iter, self.seed = problem, int(max_iter), seed
         self.runs, self.failed, self.baselines = {}, {}, {}
-        split = problem.split
         for key, params in algorithms:
             name = label_of(key, params)
             try:
-                self.runs[name] = ALGORITHMS[key].make(max_iter=self.max_iter, delta=delta,
-                                                       **params).start(
-                    problem.H_train, split.y_train, problem.H_test, split.y_test,
-                    describe=problem.pool.describe)
+                self.runs[name] = problem.start(ALGORITHMS[key].make(
+                    max_iter=self.max_iter, delta=delta, **params))
             except ParameterError as exc:
                 self.failed[name] = str(exc)
         self._pending_baselines = list(baselines)

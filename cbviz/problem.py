@@ -163,6 +163,14 @@ class Problem:
             return f"{self.n_voters} voters"
         return f"trees of depth {self.pool.max_depth} fitted each round"
 
+    def start(self, algorithm):
+        """``algorithm`` (an algorithm object: :func:`~cbviz.algorithms.registry.make_algorithm`)
+        started on the training part, its records scored on the test part too, its voters
+        named by the pool: the run, before its first step."""
+        split = self.split
+        return algorithm.start(self.H_train, split.y_train, self.H_test, split.y_test,
+                               describe=self.pool.describe)
+
     def pool_of(self, run):
         """The pool whose voters ``run`` weighs: its own trees, or the problem's pool."""
         return self.pool if self.fixed else run.H.pool

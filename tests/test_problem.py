@@ -87,3 +87,13 @@ def test_vote_grid_before_any_step_is_one_cell_of_zero_vote():
     problem = build_problem(Settings(toy="moons"))
     xe, ye, Z = problem.vote_grid(np.zeros(problem.n_voters))
     assert xe.size == ye.size == 2 and Z.shape == (1, 1) and Z[0, 0] == 0
+
+
+def test_start_runs_on_the_training_part_and_scores_the_test_part():
+    problem = build_problem(Settings(toy="moons", n_samples=200))
+    run = problem.start(CBBoost(max_iter=3))
+    run.step()
+    rec = run.history[-1]
+    vote = np.sign(problem.H_test.matvec(run.weights_at(1)))
+    assert rec.test_error == pytest.approx(np.mean(vote != problem.split.y_test), abs=1e-12)
+    assert rec.label == problem.pool.describe(rec.index)

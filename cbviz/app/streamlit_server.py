@@ -158,9 +158,7 @@ def _step_everything():
                 continue
             for params in _modes(spec):
                 try:
-                    run = make_algorithm(key, 2, settings.delta, **params).start(
-                        problem.H_train, problem.split.y_train, problem.H_test,
-                        problem.split.y_test, describe=problem.pool.describe)
+                    run = problem.start(make_algorithm(key, 2, settings.delta, **params))
                 except ParameterError:   # fitted trees and an algorithm that needs a pool
                     continue
                 run.step()

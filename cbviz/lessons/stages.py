@@ -270,9 +270,8 @@ class Lesson:
 
     def make_run(self, problem, delta):
         """A fresh run of the lesson's algorithm on ``problem``."""
-        return make_algorithm(self.algorithm, self.max_iter, delta, **self.params).start(
-            problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test,
-            describe=problem.pool.describe)
+        return problem.start(make_algorithm(self.algorithm, self.max_iter, delta,
+                                            **self.params))
 
 
 class Lab:

@@ -36,9 +36,7 @@ def held_run(problem, settings, algorithm, params, max_iter):
     replay = st.session_state.pop("step_replay", None)
     target = replay if replay is not None else (len(held["run"].history) if held else 0)
     st.session_state.pop("step_replay_note", None)
-    run = make_algorithm(algorithm, int(max_iter), settings.delta, **params).start(
-        problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test,
-        describe=problem.pool.describe)
+    run = problem.start(make_algorithm(algorithm, int(max_iter), settings.delta, **params))
     # held before the replay: a cancelled replay keeps the iterations it took
     st.session_state[RUN_KEY] = {"config": config, "run": run}
     if target:
@@ -74,9 +72,7 @@ def shared_replay(problem, settings, steps):
 def _replayed(config, settings, steps, _problem):
     """A run of ``config`` after up to ``steps`` steps: never handed out, only copied."""
     algorithm, params, max_iter, delta = config
-    run = make_algorithm(algorithm, max_iter, delta, **dict(params)).start(
-        _problem.H_train, _problem.split.y_train, _problem.H_test, _problem.split.y_test,
-        describe=_problem.pool.describe)
+    run = _problem.start(make_algorithm(algorithm, max_iter, delta, **dict(params)))
     take_steps(run, steps)
     return run
 

@@ -20,9 +20,7 @@ BUDGET = 10_000  # bytes of ForwardMsgs a Step may send (issue #29)
 def test_a_step_sends_at_most_10_kB_and_the_figures_the_package_draws():
     settings = Settings.from_link(LINK)[0]
     problem = build_problem(settings)
-    s = problem.split
-    run = make_algorithm("cbboost", 100, settings.delta).start(
-        problem.H_train, s.y_train, problem.H_test, s.y_test, describe=problem.pool.describe)
+    run = problem.start(make_algorithm("cbboost", 100, settings.delta))
 
     async def scenario(url):
         async with Tab(url, timeout=120) as tab:

@@ -65,13 +65,10 @@ def number_field(where, label, low, high, store, field, key, default=None, notic
     iterations" 100 became 1.  Drawn here with ``value=None``, an emptied field is committed
     as None; the write-back keeps the stored value, puts it back in the field and a warning
     says so, in ``notice`` (default: ``where``; a narrow column's field may want its parent).
-    Returns the stored value.
+    The app's stylesheet hides its "Clear value" button.  Returns the stored value.
     """
     bound = state.bind(store, field, key, default=default)
     bound.update(value=None, on_change=_keep_or_write, args=(store, field, key))
-    # the field is never empty for long: no "Clear value" button (Escape still clears)
-    st.html(f"<style>.st-key-{key} [data-testid='stNumberInputClearButton']"
-            "{display: none}</style>")
     value = where.number_input(label, low, high, **bound, **options)
     # drawn every run, empty but for the run after an emptying: what follows keeps its place
     # (a new element would move it, and a moved expander is drawn anew, closed)

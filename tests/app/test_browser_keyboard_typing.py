@@ -176,6 +176,14 @@ def test_letters_in_a_number_field_its_page_draws_change_nothing_else(server, pa
     open_page(page, server + path, ready)
     for key in keys:
         type_letters(page, key)
+        # the field keeps its value: no "Clear value" button offers to empty it (app.css)
+        assert page.evaluate(CLEAR_BUTTONS_SHOWN, key) == 0, key
+
+
+# the "Clear value" buttons drawn (not display: none) in the field of Streamlit key k
+CLEAR_BUTTONS_SHOWN = """k => [...document.querySelectorAll(
+  `.st-key-${k} [data-testid='stNumberInputClearButton']`)]
+  .filter(b => getComputedStyle(b).display !== 'none').length"""
 
 
 def test_shortcuts_fire_on_the_page_and_a_switch_turns_them_off(server, page):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import statistics
 
+from ._class_of_100_run import FLOOR
 from ._protocol_load import percentile
 
 KNEE = 1.0   # s: scenario 4 looks for the first number of students whose Step p95 passes it
@@ -95,7 +96,7 @@ def _costs(section):
                    "them (" + ("the link reopened and a guess locked" if c.page.lesson
                                else "Reset") + f"); errors {len(c.errors())}")
         out += _errors(c.errors(), "  ")
-    if any(c.page.path == "" for c in section["pages"]):
+    if any(c.page == FLOOR for c in section["pages"]):
         out.append("- Streamlit's floor: `benchmarks/step_floor_app.py`, served alone by "
                    "`streamlit run` with the app's configuration: the step page's widgets, "
                    "texts and two live charts (fixed figures, sent by name after the first "

@@ -129,6 +129,5 @@ def extend_mincq_beside(run, in_fragment=False):
 def twin_starter(problem, max_iter, delta):
     """``start(**params)``: a CB-Boost run on ``problem``'s data (for the twin rule)."""
     def start(**params):
-        return make_algorithm("cbboost", max_iter, delta, **params).start(
-            problem.H_train, problem.split.y_train, problem.H_test, problem.split.y_test)
+        return problem.start(make_algorithm("cbboost", max_iter, delta, **params))
     return start

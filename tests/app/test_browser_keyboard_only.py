@@ -51,9 +51,21 @@ SNAPSHOT = r"""() => {
 # the focused element and its focus indicator: {id, tag, type, role, name, group, checked,
 # value, ratio, kind, color, on}, or null when the page has no focus (the body)
 MEASURE = r"""async () => {
-  // the colours once the focus styles' transitions have run (a border fades in)
-  await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
-                    .map(a => a.finished.catch(() => null)));
+  // the colours once the focus styles' transitions and the page's finite animations have run
+  // (a border fades in), and the focused box where it stays: the same in two frames in a row
+  // (a scroll or a late layout has ended), as the student sees it once the page is still
+  await Promise.all(document.getAnimations().filter(
+      a => (a instanceof CSSTransition || a instanceof CSSAnimation)
+           && a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+      .map(a => a.finished.catch(() => null)));
+  const focusedNow = document.activeElement;
+  for (let i = 0, last = null; focusedNow && i < 120; i++) {
+    await new Promise(r => requestAnimationFrame(r));
+    const r = focusedNow.getBoundingClientRect();
+    const box = [r.top, r.left, r.width, r.height].join();
+    if (box === last) break;
+    last = box;
+  }
   const canvas = window.cbvizCanvas || (window.cbvizCanvas = Object.assign(
       document.createElement('canvas'), {width: 1, height: 1}));
   const ctx = canvas.getContext('2d', {willReadFrequently: true});
@@ -191,9 +203,11 @@ MEASURE = r"""async () => {
     carriers.push(a);
   }
   let best = null;
+  const why = [];   // for a stop without an indicator: what each carrier had
   for (const c of carriers) {
-    if (!shown(c)) continue;
+    if (!shown(c)) { why.push(`${c.tagName.toLowerCase()} not shown`); continue; }
     for (const ind of indicators(c)) {
+      why.push(`${c.tagName.toLowerCase()} ${ind.kind} ${ind.ratio.toFixed(2)} seen ${ind.seen.toFixed(2)}`);
       if (ind.seen < 0.5) continue;   // mostly cut off: not what the student sees
       if (!best || ind.ratio > best.ratio) {
         const id = c.getAttribute('data-testid');
@@ -209,7 +223,10 @@ MEASURE = r"""async () => {
           group: group ? group.getAttribute('aria-label') || '' : '',
           checked: !!el.checked, value: el.value === undefined ? '' : String(el.value),
           ratio: best ? Math.round(best.ratio * 100) / 100 : 0,
-          kind: best ? best.kind : 'none', color: best ? best.color : '', on: best ? best.on : ''};
+          kind: best ? best.kind : 'none', color: best ? best.color : '', on: best ? best.on : '',
+          why: best ? '' : `${why.join('; ') || 'no carrier draws one'}; box ${Math.round(
+              el.getBoundingClientRect().top)}-${Math.round(el.getBoundingClientRect().bottom)}`
+              + ` of ${innerHeight}`};
 }"""
 
 
@@ -419,7 +436,8 @@ def table(stops):
             continue
         seen.add(what)
         lines.append(f"{s['where']:<17} {s['tag']:<7} {(s['type'] or s['role'])[:8]:<8} "
-                     f"{s['name'][:48]:<48} {s['kind']:<7} {s['on'][:32]:<32} {s['ratio']:5.2f}")
+                     f"{s['name'][:48]:<48} {s['kind']:<7} {s['on'][:32]:<32} {s['ratio']:5.2f}"
+                     + (f"  ({s['why']})" if s.get("why") else ""))
     return "\n".join(lines)
 
 

@@ -51,16 +51,16 @@ SNAPSHOT = r"""() => {
 # the focused element and its focus indicator: {id, tag, type, role, name, group, checked,
 # value, ratio, kind, color, on}, or null when the page has no focus (the body)
 MEASURE = r"""async () => {
-  // the colours once the focus styles' transitions and the page's finite animations have run
-  // (a border fades in), and the focused box where it stays: the same in two frames in a row
-  // (a scroll or a late layout has ended), as the student sees it once the page is still
-  await Promise.all(document.getAnimations().filter(
-      a => (a instanceof CSSTransition || a instanceof CSSAnimation)
-           && a.effect && a.effect.getComputedTiming().iterations !== Infinity)
-      .map(a => a.finished.catch(() => null)));
+  // the colours once the focus styles' transitions have run (a border fades in), and the
+  // focused box where it stays: the same in two frames in a row (a scroll or a late layout
+  // has ended), as the student sees it once the page is still; a frame that does not come
+  // (a page not drawn) ends its wait after 0.1 s, and 120 frames end the loop
+  await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
+                    .map(a => a.finished.catch(() => null)));
   const focusedNow = document.activeElement;
   for (let i = 0, last = null; focusedNow && i < 120; i++) {
-    await new Promise(r => requestAnimationFrame(r));
+    await Promise.race([new Promise(r => requestAnimationFrame(r)),
+                        new Promise(r => setTimeout(r, 100))]);
     const r = focusedNow.getBoundingClientRect();
     const box = [r.top, r.left, r.width, r.height].join();
     if (box === last) break;

@@ -51,21 +51,32 @@ SNAPSHOT = r"""() => {
 # the focused element and its focus indicator: {id, tag, type, role, name, group, checked,
 # value, ratio, kind, color, on}, or null when the page has no focus (the body)
 MEASURE = r"""async () => {
-  // the colours once the focus styles' transitions have run (a border fades in), and the
-  // focused box where it stays: the same in two frames in a row (a scroll or a late layout
-  // has ended), as the student sees it once the page is still; a frame that does not come
-  // (a page not drawn) ends its wait after 0.1 s, and 120 frames end the loop
-  await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
-                    .map(a => a.finished.catch(() => null)));
-  const focusedNow = document.activeElement;
-  for (let i = 0, last = null; focusedNow && i < 120; i++) {
+  // measured as the student sees it once the page is still: the focus styles' transitions
+  // have run (a border fades in), and the focus is where it stays, on the same element with
+  // the same box in two frames in a row (a redraw, a scroll or a late layout has ended).
+  // Every wait is bounded, for a page that stops drawing frames stops the clock of its
+  // transitions and frames too: the transitions' after 1 s, a frame's after 0.1 s, and 120
+  // frames end the loop
+  await Promise.race([
+      Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
+                  .map(a => a.finished.catch(() => null))),
+      new Promise(r => setTimeout(r, 1000))]);
+  const focused = () => {
+    let e = document.activeElement;
+    while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+    return e;
+  };
+  let el = focused();
+  for (let i = 0, last = null; i < 120; i++) {
     await Promise.race([new Promise(r => requestAnimationFrame(r)),
                         new Promise(r => setTimeout(r, 100))]);
-    const r = focusedNow.getBoundingClientRect();
+    const now = focused();
+    const r = now ? now.getBoundingClientRect() : {};
     const box = [r.top, r.left, r.width, r.height].join();
-    if (box === last) break;
-    last = box;
+    if (now === el && box === last) break;
+    [el, last] = [now, box];
   }
+  if (!el || el === document.body || el === document.documentElement) return null;
   const canvas = window.cbvizCanvas || (window.cbvizCanvas = Object.assign(
       document.createElement('canvas'), {width: 1, height: 1}));
   const ctx = canvas.getContext('2d', {willReadFrequently: true});
@@ -182,9 +193,6 @@ MEASURE = r"""async () => {
     }
     return out;
   };
-  let el = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  if (!el || el === document.body || el === document.documentElement) return null;
   const name = (e) => {
     const by = (e.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
         .map(id => document.getElementById(id)).filter(Boolean).map(x => x.textContent);
@@ -335,7 +343,7 @@ def answer(keys, question, value, lock):
         keys.type(digits)
         assert keys.focused()["value"] == digits
         keys.tab_to(named("Lock in my guess"), "Lock")
-        keys.press("Space")
+        keys.page.keyboard.press("Space")   # the form goes, its button with it: no stop
     else:
         stop = keys.tab_to(in_answers, "the answer's radio buttons")
         assert stop["name"] == question.choices[0], stop   # nothing chosen: the first one
@@ -347,7 +355,7 @@ def answer(keys, question, value, lock):
         assert stop["checked"] and stop["name"] == value, stop
         after = keys.press("Tab")   # one Tab leaves the group, to its Lock button
         assert after["name"].endswith("Lock in my guess"), after
-        keys.press("Enter")
+        keys.page.keyboard.press("Enter")
     keys.page.locator(f".st-key-{lock}").wait_for(state="detached", timeout=WAIT)
     keys.ready()
 

@@ -5,7 +5,7 @@ system Chromium), the same lookup kaleido's figure export uses.
 """
 from cbviz.export import chromium_path
 
-__all__ = ["CHROMIUM", "FLAGS", "IDLE"]
+__all__ = ["CHROMIUM", "DRAWN", "FLAGS", "IDLE"]
 
 #: the browser's executable, or None when this machine has none
 CHROMIUM = chromium_path()
@@ -14,3 +14,8 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 #: true in the page once Streamlit's script has finished its run
 IDLE = ("() => { const a = document.querySelector(\"[data-testid='stApp']\");"
         " return a && a.getAttribute('data-test-script-state') === 'notRunning'; }")
+#: true once, besides, every element is drawn: an element whose code loads on demand (the file
+#: uploader, the pills) shows Streamlit's placeholder (``stSkeleton``) until it has loaded, and
+#: only a drawn widget gives the frontend its state to send with the next click
+DRAWN = ("() => (" + IDLE + ")()"
+         " && !document.querySelector(\"[data-testid='stSkeleton']\")")

@@ -23,7 +23,7 @@ import asyncio
 
 import pytest
 
-from benchmarks.browser import CHROMIUM, FLAGS, IDLE
+from benchmarks.browser import CHROMIUM, DRAWN, FLAGS
 from benchmarks.protocol import Tab, TabClosed, WidgetError, normalized, plain
 from benchmarks.students import STATUS
 from cbviz.app.streamlit_server import serve
@@ -233,10 +233,10 @@ async def _chromium(url, address, clicks):
         page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
         await page.goto(f"{url}/{address}")
         await page.wait_for_selector("[data-testid='stAppViewContainer']")
-        await page.wait_for_function(IDLE)
+        await page.wait_for_function(DRAWN)  # a person clicks a page once it is drawn
         for click in clicks:
             await click(page)
-            await page.wait_for_function(IDLE)
+            await page.wait_for_function(DRAWN)
         cookies = {c["name"]: c["value"] for c in await context.cookies()}
         text = await page.evaluate("() => document.body.innerText")
         search = await page.evaluate("() => window.location.search")
@@ -284,12 +284,9 @@ def test_three_steps_send_what_chromium_sends_and_reach_the_same_iteration(serve
     def step(i):
         async def click(page):
             await page.locator(".st-key-step_once button").click()
+            # the chart picker (pills) appears with the first Step, loaded on demand: the wait
+            # on DRAWN after each click lets it give its state before the next one
             await page.get_by_text(f"Iteration {i} of {i}").first.wait_for()
-            # the chart picker (pills) appears with the first Step; its code is loaded on
-            # demand and it gives its value to the frontend only once drawn: a person sees it
-            # before the next click, and so does this one (else Chromium's next Step goes
-            # without the pills' state, which the server then takes as the default)
-            await page.locator(".st-key-step_charts button").first.wait_for()
         return click
 
     async def scenario():
@@ -325,7 +322,7 @@ def test_a_lesson_form_sends_what_chromium_sends(server):
         await page.get_by_text("Lesson 1:").first.wait_for()
 
     async def guess(page):
-        await page.wait_for_function(IDLE)
+        await page.wait_for_function(DRAWN)
         await page.get_by_label("Your guess").fill("0.5")
         await page.get_by_role("button", name="Lock in my guess").click()
         await page.get_by_text("Your run says").first.wait_for()

@@ -143,9 +143,35 @@ def settle(page, timeout=WAIT):
 
 
 def wait_text(page, text, timeout=WAIT):
-    """Wait until ``text`` is on the page, then until the script is idle."""
-    page.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
+    """Wait until ``text`` is on the page, then until the script is idle; when it does not
+    come, say what the page shows instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{text!r} not shown within {timeout} ms; {shown(page)}") from None
     settle(page, timeout)
+
+
+#: the page's connection and script states (Streamlit's test attributes)
+STATES_JS = ("() => [document.querySelector('[data-test-connection-state]'),"
+             " document.querySelector(\"[data-testid='stApp']\")].map((e, i) => e &&"
+             " e.getAttribute(['data-test-connection-state', 'data-test-script-state'][i]))")
+
+
+def shown(page, chars=1500):
+    """What a page shows, for a failure's message: its address, its connection and script
+    states, and the start of its text (each read bounded: a page may be hung)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        states = page.locator("body").evaluate(STATES_JS, timeout=5000)
+        text = page.locator("body").inner_text(timeout=5000)
+    except PlaywrightError as exc:
+        return f"the page at {page.url} could not be read ({exc.message.splitlines()[0]})"
+    return (f"the page at {page.url} (connection, script: {states}) shows: "
+            f"{' / '.join(text.split(chr(10)))[:chars]!r}")
 
 
 def worker_of(context, url):

@@ -327,3 +327,18 @@ def test_every_page_fits_a_1024_px_window(server, page, path, click):
             shoot(page, "step_through_1024")
     finally:
         page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_a_text_that_does_not_come_is_reported_with_what_the_page_shows(server, page):
+    """The shared wait (``helpers.wait_text``) fails with the page's address, states and
+    text, so a loop run that fails on a busy machine says what the student would have seen."""
+    import helpers
+    page.goto(f"{server}/")
+    settle(page)
+    with pytest.raises(AssertionError) as missing:
+        helpers.wait_text(page, "No such words on any page", timeout=1000)
+    message = str(missing.value)
+    assert message.startswith("'No such words on any page' not shown within 1000 ms;")
+    assert f"the page at {server}/?source=toy" in message   # the address, with the settings
+    assert "(connection, script: ['CONNECTED', 'notRunning']) shows: " in message
+    assert "Step through an algorithm" in message   # the navigation, read from the page

@@ -155,9 +155,10 @@ def wait_text(page, text, timeout=WAIT):
 
 
 #: the page's connection and script states (Streamlit's test attributes)
-STATES_JS = ("() => [document.querySelector('[data-test-connection-state]'),"
-             " document.querySelector(\"[data-testid='stApp']\")].map((e, i) => e &&"
-             " e.getAttribute(['data-test-connection-state', 'data-test-script-state'][i]))")
+STATES_JS = ("() => [document.querySelector('[data-test-connection-state]')"
+             "?.getAttribute('data-test-connection-state'),"
+             " document.querySelector(\"[data-testid='stApp']\")"
+             "?.getAttribute('data-test-script-state')]")
 
 
 def shown(page, chars=1500):
@@ -171,7 +172,7 @@ def shown(page, chars=1500):
     except PlaywrightError as exc:
         return f"the page at {page.url} could not be read ({exc.message.splitlines()[0]})"
     return (f"the page at {page.url} (connection, script: {states}) shows: "
-            f"{' / '.join(text.split(chr(10)))[:chars]!r}")
+            f"{text.replace(chr(10), ' / ')[:chars]!r}")
 
 
 def worker_of(context, url):

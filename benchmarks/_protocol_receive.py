@@ -103,6 +103,7 @@ class Receiver:
 
     def _on_page_info_changed(self, msg):
         self.query_string = msg.page_info_changed.query_string
+        self.addresses.append(self.query_string)
 
     def _on_navigation(self, msg):
         nav = msg.navigation

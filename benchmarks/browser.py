@@ -5,7 +5,7 @@ system Chromium), the same lookup kaleido's figure export uses.
 """
 from cbviz.export import chromium_path
 
-__all__ = ["CHROMIUM", "DRAWN", "FLAGS", "IDLE"]
+__all__ = ["CHROMIUM", "DRAWN", "FLAGS", "IDLE", "STATES_JS"]
 
 #: the browser's executable, or None when this machine has none
 CHROMIUM = chromium_path()
@@ -19,3 +19,8 @@ IDLE = ("() => { const a = document.querySelector(\"[data-testid='stApp']\");"
 #: only a drawn widget gives the frontend its state to send with the next click
 DRAWN = ("() => (" + IDLE + ")()"
          " && !document.querySelector(\"[data-testid='stSkeleton']\")")
+#: the page's connection and script states (Streamlit's test attributes), for a failure's message
+STATES_JS = ("() => [document.querySelector('[data-test-connection-state]')"
+             "?.getAttribute('data-test-connection-state'),"
+             " document.querySelector(\"[data-testid='stApp']\")"
+             "?.getAttribute('data-test-script-state')]")

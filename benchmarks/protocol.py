@@ -110,6 +110,7 @@ class Tab(Receiver, Page):
     def _reset(self):
         self.tree, self.states, self.cache = Tree(), States(), MessageCache()
         self.query_string, self.url_path = "", ""
+        self.addresses = []              # every query string the server set, in order
         self.page_script_hash = self.main_script_hash = ""
         self.pages = {}                  # url path -> page script hash (navigation)
         self.max_cached_message_age = 2

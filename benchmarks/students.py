@@ -12,7 +12,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 
-from .browser import IDLE
+from .browser import IDLE, STATES_JS
 from .processes import pin
 
 SAME = "source=toy&toy=moons"
@@ -82,7 +82,7 @@ async def drive(browser, url, session, want, steps, keep=None):
     left open (the kill drill of :mod:`benchmarks.load_fleet` goes on with it)."""
     description, sizes, lines = want
     context = await browser.new_context(viewport={"width": 1280, "height": 800})
-    kept = False
+    kept, doing, page = False, "opening the link", None
     try:
         page = await context.new_page()
         await page.goto(f"{url}/step_through_cbboost?{session.query}", timeout=TIMEOUT)
@@ -90,6 +90,7 @@ async def drive(browser, url, session, want, steps, keep=None):
         await _idle(page)
         await _caption_ok(page, session, description, sizes, "on opening")
         for k in range(1, min(steps, len(lines)) + 1):
+            doing = f"Step {k}"
             t0 = time.perf_counter()
             await page.locator(".st-key-step_once button").click(timeout=TIMEOUT)
             await page.wait_for_function(SHOWN_JS, arg=k, timeout=TIMEOUT)
@@ -99,11 +100,13 @@ async def drive(browser, url, session, want, steps, keep=None):
             if shown != lines[k - 1]:
                 session.problems.append(f"step {k}: shows {shown!r}, a lone run {lines[k - 1]!r}")
             if k == steps // 2:  # another page and back: the data set and the run must stay
+                doing = f"going to another page after Step {k}"
                 await page.get_by_role("link", name="Gradient vs exhaustive").click(
                     timeout=TIMEOUT)
                 await page.get_by_text("Every candidate at one iteration").wait_for(
                     timeout=TIMEOUT)
                 await _idle(page)
+                doing = f"coming back after Step {k}"
                 await page.get_by_role("link", name="Step through an algorithm").click(
                     timeout=TIMEOUT)
                 await page.wait_for_function(SHOWN_JS, arg=k, timeout=TIMEOUT)
@@ -114,10 +117,28 @@ async def drive(browser, url, session, want, steps, keep=None):
             keep.append((context, page, await page.evaluate(STATUS_JS)))
             kept = True
     except Exception as exc:  # a session that fails is counted as such, the others go on
-        session.problems.append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
+        session.problems.append(f"{doing}: {type(exc).__name__}: "
+                                f"{str(exc).splitlines()[0][:160]}; {await _shown(page)}")
     finally:
         if not kept:
             await context.close()
+
+
+async def _shown(page):
+    """The page's address, connection and script states, status line and the start of its
+    text, for a failure's message (read with bounded waits: the page may be hung)."""
+    from playwright.async_api import Error as PlaywrightError
+
+    if page is None:
+        return "no page was opened"
+    try:
+        states = await page.locator("body").evaluate(STATES_JS, timeout=5000)
+        status = await page.locator("body").evaluate(STATUS_JS, timeout=5000)
+        text = await page.locator("body").inner_text(timeout=5000)
+    except PlaywrightError as exc:
+        return f"the page at {page.url} could not be read ({exc.message.splitlines()[0]})"
+    return (f"the page at {page.url} (connection, script: {states}), status line {status!r}, "
+            f"text {text.replace(chr(10), ' / ')[:400]!r}")
 
 
 def _probe(url, stop, out):

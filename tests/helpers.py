@@ -154,17 +154,12 @@ def wait_text(page, text, timeout=WAIT):
     settle(page, timeout)
 
 
-#: the page's connection and script states (Streamlit's test attributes)
-STATES_JS = ("() => [document.querySelector('[data-test-connection-state]')"
-             "?.getAttribute('data-test-connection-state'),"
-             " document.querySelector(\"[data-testid='stApp']\")"
-             "?.getAttribute('data-test-script-state')]")
-
-
 def shown(page, chars=1500):
     """What a page shows, for a failure's message: its address, its connection and script
     states, and the start of its text (each read bounded: a page may be hung)."""
     from playwright.sync_api import Error as PlaywrightError
+
+    from benchmarks.browser import STATES_JS
 
     try:
         states = page.locator("body").evaluate(STATES_JS, timeout=5000)

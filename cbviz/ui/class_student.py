@@ -42,7 +42,6 @@ def load():
             st.session_state[_PROBLEM] = str(exc)
             return
         st.session_state[class_link.MEMBER] = _member(code, me, student)
-        st.query_params.update(class_link.link_value())   # the sidebar wrote the URL without it
     elif join:
         st.session_state["class_join"] = join
 

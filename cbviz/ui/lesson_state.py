@@ -18,7 +18,7 @@ import streamlit as st
 
 from ..algorithms.registry import ALGORITHMS
 from ..lessons import LESSONS, Compute, Lab, LessonError, Move, Step
-from . import hide, runs, state
+from . import runs, state
 from .controls import HP_STORE
 from .sidebar import apply_settings
 
@@ -255,11 +255,6 @@ def _computed(slug, key, settings, steps, done, _lab):
     return _lab.lesson.computations[key](_lab)
 
 
-def link_values():
-    """What the link carries to reopen this stage with this run (and the hidden parts)."""
-    return {**stage_values(), **hide.link_value()}
-
-
 def class_link(base, n, stage, parts):
     """The URL that opens lesson ``n`` at ``stage`` with ``parts`` hidden."""
     from urllib.parse import urlencode
@@ -311,5 +306,5 @@ def departures(lesson, settings, own=()):
 
 
 __all__ = ["progress", "start", "open_stage", "leave", "go", "back_to_preset", "read_link",
-           "lab", "catch_up", "compute", "stage_values", "link_values", "class_link", "qr_png",
+           "lab", "catch_up", "compute", "stage_values", "class_link", "qr_png",
            "answer_widget", "move_widget", "full_params", "departures"]

@@ -26,7 +26,7 @@ from ..problem import (
     Settings,
     build_problem,
 )
-from . import class_link, hide, state, tasks
+from . import address, class_link, hide, state, tasks
 from .controls import number_field
 from .notation import draw_glossary
 from .messages import for_app
@@ -268,8 +268,8 @@ def draw_sidebar():
         settings = _current_settings()
     except data.DataError as exc:
         return DEFAULTS, None, for_app(str(exc))
-    st.query_params.from_dict({**{k: str(v) for k, v in settings.to_dict().items()},
-                               **hide.link_value(), **class_link.link_value()})
+    address.write("shared", {**{k: str(v) for k, v in settings.to_dict().items()},
+                             **hide.link_value(), **class_link.link_value()})
     _reset_runs_if_changed(settings)
     csv_bytes = csv_file.getvalue() if csv_file is not None else None
     digest = hashlib.sha256(csv_bytes).hexdigest() if csv_bytes is not None else ""

@@ -9,7 +9,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 from cbviz.algorithms.base import ParameterError
 from cbviz.data import DataError
 from cbviz.lessons import LESSONS, Compute, LessonError, Move, Step, stopped_because
-from cbviz.ui import class_link, class_student, hide, lesson_state, runs
+from cbviz.ui import address, class_link, class_student, hide, lesson_state, runs
 from cbviz.ui.live_chart import live_chart
 from cbviz.ui.live_status import status_line
 from cbviz.ui.notation import symbol_popover
@@ -255,11 +255,12 @@ def stage_part(n, k):
     if p is None or (p["n"], p["stage"]) != (n, k):
         st.rerun()
     stage_view(lesson_state.lab(settings, problem, runs.held()), k)
-    st.query_params.update(lesson_state.link_values())
+    address.write("page", lesson_state.stage_values())
 
 
 try:
     if lesson_state.progress() is None:
+        address.write("page", {})   # the list: no lesson's keys in the link
         catalogue()
     else:
         lesson_view()

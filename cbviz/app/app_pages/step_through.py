@@ -12,7 +12,7 @@ from cbviz.algorithms.base import ParameterError
 from cbviz.algorithms.registry import ALGORITHMS
 from cbviz.export import table_csv
 from cbviz.plots.style import fixed
-from cbviz.ui import hide, runs, state, tasks
+from cbviz.ui import address, hide, runs, state, tasks
 from cbviz.ui import step_beside as beside
 from cbviz.ui import step_texts as texts
 from cbviz.ui.controls import number_field, param_widget, shortcuts_on, stored_params
@@ -168,9 +168,8 @@ def panel():
     view = show()
     if problem.split.X_train.shape[1] != 2 and view:  # before a step, show() draws the data
         lazy_expander("The data", "step_data", data_overview)
-    st.query_params.update(runs.link_values(algorithm, params, max_iter, speed, run, view))
-    if view is None:   # after a Reset: no iteration to show
-        st.query_params.pop("view", None)
+    # after a Reset, no iteration to show: no view
+    address.write("page", runs.link_values(algorithm, params, max_iter, speed, run, view))
     if playing:  # the next step is due one period after this one was (the clock, not the draw)
         now = time.monotonic()
         due = st.session_state.get("step_play_due", now)

@@ -126,7 +126,7 @@ async def drive(browser, url, session, want, steps, keep=None):
 
 async def _shown(page):
     """The page's address, connection and script states, status line and the start of its
-    text, for a failure's message (read with bounded waits: the page may be hung)."""
+    main area's text, for a failure's message (read with bounded waits: the page may be hung)."""
     from playwright.async_api import Error as PlaywrightError
 
     if page is None:
@@ -134,11 +134,11 @@ async def _shown(page):
     try:
         states = await page.locator("body").evaluate(STATES_JS, timeout=5000)
         status = await page.locator("body").evaluate(STATUS_JS, timeout=5000)
-        text = await page.locator("body").inner_text(timeout=5000)
+        text = await page.locator("[data-testid='stMain']").inner_text(timeout=5000)
     except PlaywrightError as exc:
         return f"the page at {page.url} could not be read ({exc.message.splitlines()[0]})"
     return (f"the page at {page.url} (connection, script: {states}), status line {status!r}, "
-            f"text {text.replace(chr(10), ' / ')[:400]!r}")
+            f"main area {text.replace(chr(10), ' / ')[:600]!r}")
 
 
 def _probe(url, stop, out):

@@ -82,9 +82,10 @@ async def drive(browser, url, session, want, steps, keep=None):
     left open (the kill drill of :mod:`benchmarks.load_fleet` goes on with it)."""
     description, sizes, lines = want
     context = await browser.new_context(viewport={"width": 1280, "height": 800})
-    kept, doing, page = False, "opening the link", None
+    kept, doing, page, sent = False, "opening the link", None, []
     try:
         page = await context.new_page()
+        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: _note(sent, frame)))
         await page.goto(f"{url}/step_through_cbboost?{session.query}", timeout=TIMEOUT)
         await page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=TIMEOUT)
         await _idle(page)
@@ -118,10 +119,28 @@ async def drive(browser, url, session, want, steps, keep=None):
             kept = True
     except Exception as exc:  # a session that fails is counted as such, the others go on
         session.problems.append(f"{doing}: {type(exc).__name__}: "
-                                f"{str(exc).splitlines()[0][:160]}; {await _shown(page)}")
+                                f"{str(exc).splitlines()[0][:160]}; {await _shown(page)}; "
+                                f"the last reruns it asked for: {sent[-8:]}")
     finally:
         if not kept:
             await context.close()
+
+
+def _note(sent, frame):
+    """Note a rerun the page asks the server for (its time, page, fragment and the widgets
+    that triggered it), for a failure's message."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    if not isinstance(frame, bytes):
+        return
+    msg = BackMsg()
+    msg.ParseFromString(frame)
+    if msg.WhichOneof("type") == "rerun_script":
+        r = msg.rerun_script
+        triggers = [w.id.rpartition("-")[2] for w in r.widget_states.widgets
+                    if "trigger" in (w.WhichOneof("value") or "")]
+        sent.append(f"{time.perf_counter():.1f} page {r.page_name or r.page_script_hash[:6]!r} "
+                    f"fragment {r.fragment_id[:6]!r} triggers {triggers}")
 
 
 async def _shown(page):

@@ -12,6 +12,8 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
 from .browser import IDLE, STATES_JS
 from .processes import pin
 
@@ -129,8 +131,6 @@ async def drive(browser, url, session, want, steps, keep=None):
 def _note(sent, frame):
     """Note a rerun the page asks the server for (its time, page, fragment and the widgets
     that triggered it), for a failure's message."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-
     if not isinstance(frame, bytes):
         return
     msg = BackMsg()

@@ -168,7 +168,7 @@ def panel():
     view = show()
     if problem.split.X_train.shape[1] != 2 and view:  # before a step, show() draws the data
         lazy_expander("The data", "step_data", data_overview)
-    # after a Reset, no iteration to show: no view
+    # after a Reset, view is None: link_values leaves it out, so the link loses it
     address.write("page", runs.link_values(algorithm, params, max_iter, speed, run, view))
     if playing:  # the next step is due one period after this one was (the clock, not the draw)
         now = time.monotonic()

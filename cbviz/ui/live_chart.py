@@ -9,10 +9,11 @@ legend choices stay, nothing blanks, and a Step costs the browser less.  The ``<
 
 What a Step sends is what changed.  A figure goes as parts (its template, its layout, each
 trace without its data arrays, each array), each named by a hash of its JSON; a part this
-session's page already holds goes by name only.  The session keeps the parts it sent (:data:`KEEP` of them, the most recently used,
-at most :data:`KEEP_BYTES`); the page keeps more (``live_chart.js``), and a page that lacks
-one (a redraw it never got) asks for every part again.  So the training and test points, the
-template and an unchanged layout cross the network once per page, not at every Step.
+session's page already holds goes by name only.  The session keeps the parts it sent
+(:data:`KEEP` of them, the most recently used, at most :data:`KEEP_BYTES`); the page keeps
+more (``live_chart.js``), and a chart on the page that lacks one (a redraw it never got) asks
+for every part again.  So the training and test points, the template and an unchanged layout
+cross the network once per page, not at every Step.
 
 The chart's code (``assets/js/live_chart.js``) and plotly.js (the copy shipped with the
 ``plotly`` Python package) are files that Streamlit serves from the folders of declared custom
@@ -44,6 +45,7 @@ CHART_JS = Path(__file__).parent / "assets" / "js" / "live_chart.js"
 KEEP, KEEP_BYTES = 128, 1_000_000  # parts a session remembers sending (the page keeps 1024)
 STORE = "live_chart_parts"        # session state: part name -> its JSON, most recent last
 SLOTS = "live_chart_arrays"       # session state: chart key -> {(trace, key): array's name}
+COUNT = "live_chart_payloads"     # session state: how many payloads the session has made
 NAME = "cbviz_live_chart"         # the component's name, in the page's messages
 
 
@@ -180,11 +182,13 @@ def _tail(before, after):
     return base64.b64encode(whole[len(head):]).decode()
 
 
-def payload(figure, sent, label="", last=None):
+def payload(figure, sent, label="", last=None, number=None):
     """The bytes that draw ``figure`` (a figure or :func:`split`'s pair) on a page that holds
     the parts in ``sent`` (an OrderedDict name -> JSON, updated here as the page's store will
-    be): ``{"f": figure, "p": {name: part, ...}, "a": label}`` with only the parts ``sent``
-    lacked; ``label``: the chart's text alternative.
+    be): ``{"f": figure, "p": {name: part, ...}, "a": label, "n": number}`` with only the
+    parts ``sent`` lacked; ``label``: the chart's text alternative; ``number``: the payload's
+    place in the session's sequence (the page draws a chart's newest payload, whichever order
+    they reach it in).
 
     ``last``: this chart's arrays sent before, (trace, key) -> name (updated here).  A new
     array that extends the one sent in its place (a history one iteration longer) goes as
@@ -210,7 +214,8 @@ def payload(figure, sent, label="", last=None):
     size = sum(map(len, sent.values()))
     while len(sent) > KEEP or (size > KEEP_BYTES and len(sent) > 1):
         size -= len(sent.popitem(last=False)[1])
-    about = json.dumps({"a": label}, ensure_ascii=False)[1:]
+    about = json.dumps({"a": label, **({} if number is None else {"n": number})},
+                       ensure_ascii=False)[1:]
     return f'{{"f":{figure},"p":{{{",".join(new)}}},{about}'.encode()
 
 
@@ -275,7 +280,8 @@ def live_chart(figure, key, shared=None, title=None):
         parts, label = split(figure), figure_summary(figure, title)
     else:
         parts, label = _shared(shared, figure, title)
-    _chart(key=key, data=payload(parts, sent, label, last),
+    number = st.session_state[COUNT] = st.session_state.get(COUNT, 0) + 1
+    _chart(key=key, data=payload(parts, sent, label, last, number),
            on_missing_change=_resend)
 
 

@@ -6,9 +6,10 @@
 // layout, each trace without its data arrays and each array (key: "x", "y", "z", ...); "p"
 // carries only the parts this page was not sent before.  A part that is a string "dtype:bdata"
 // is a 1-D typed array ({dtype, bdata}); a part {"+": name, "t": bdata} is the array named
-// extended by those bytes (a history one step longer).  The page keeps the parts it
-// was sent, most recently used last, up to KEEP of them (the server assumes far fewer).  A part
-// it lacks (a redraw it never got) is asked for again through the "missing" trigger.
+// extended by those bytes (a history one step longer).  The page keeps every part it is
+// sent, drawn or not, most recently used last, up to KEEP of them (the server assumes far
+// fewer).  A part a shown chart lacks (a redraw it never got) is asked for again through the
+// "missing" trigger.  "n" numbers the session's payloads: a chart draws the newest it got.
 //
 // The payload's "a" is the chart's text alternative (cbviz.plots.figure_summary): the chart
 // is an image (role "img") named by it, its SVG hidden from screen readers.  Under the chart,
@@ -41,18 +42,26 @@ function plotly(src) {  // one load per page; plotly.js sets window.Plotly: the 
   return window.cbvizPlotly;
 }
 
+function keep(carried) {  // the parts a payload carries, kept whether or not its figure draws
+  for (const [name, value] of Object.entries(carried)) {
+    let part = value;
+    if (part && part["+"] !== undefined) {  // a tail: the array it extends, then these bytes
+      const before = parts.get(part["+"]);
+      if (before === undefined) continue;  // that array never came: the figure asks for it
+      const at = before.indexOf(":");
+      part = before.slice(0, at + 1) + btoa(atob(before.slice(at + 1)) + atob(part.t));
+    }
+    parts.delete(name);
+    parts.set(name, part);
+  }
+}
+
 function assemble(payload) {  // the figure, or null when a part is missing
   const { t: template, l: layout, d: data } = payload.f;
   const refs = [template, layout];
   for (const [shell, arrays] of data) refs.push(shell, ...Object.values(arrays));
   for (const ref of refs) {  // in the server's order: the most recently used last
-    let part = ref in payload.p ? payload.p[ref] : parts.get(ref);
-    if (part && part["+"] !== undefined) {  // a tail: the array it extends, then these bytes
-      const before = parts.get(part["+"]);
-      if (before === undefined) return null;
-      const at = before.indexOf(":");
-      part = before.slice(0, at + 1) + btoa(atob(before.slice(at + 1)) + atob(part.t));
-    }
+    const part = parts.get(ref);
     if (part === undefined) return null;
     parts.delete(ref);
     parts.set(ref, part);
@@ -279,22 +288,31 @@ const RETRIES = [50, 150, 400];  // ms: the charts of one run draw in any order
 
 export function draw(component) {
   const { data, parentElement, setTriggerValue } = component;
-  const payload = JSON.parse(new TextDecoder().decode(data));
+  let payload = JSON.parse(new TextDecoder().decode(data));
+  keep(payload.p);
   const outer = box(parentElement);
   const div = outer.querySelector("div.cbviz-live-chart");
+  // Each element imports this module anew, so while it loads two figures of one chart may
+  // come in either order: the chart draws the newest it was given ("n", the session's count).
+  if (div.cbvizNewest && div.cbvizNewest.n > payload.n) payload = div.cbvizNewest;
+  div.cbvizNewest = payload;
   div.setAttribute("aria-label", payload.a || "Chart");  // named before anything is drawn
   const drawn = div.cbvizGen = (div.cbvizGen || 0) + 1;
+  let live = true;  // until Streamlit takes the chart off the page or redraws it
   // A part may come with another chart of the same run, drawn after this one: look again a
-  // few times, then have the server send every part again.
+  // few times, then have the server send every part again, if the chart is still shown (a
+  // chart's ask names the page the browser is on, so one asked after a click on another page
+  // would bring the student back).
   const attempt = (n) => {
-    if (div.cbvizGen !== drawn) return;  // a newer figure took over
+    if (!live || div.cbvizGen !== drawn) return;  // gone, or a newer figure took over
     const figure = assemble(payload);
     if (figure !== null) render(outer, div, figure, parentElement);
     else if (n < RETRIES.length) setTimeout(() => attempt(n + 1), RETRIES[n]);
-    else setTriggerValue("missing", Date.now());  // a new value each time: every ask heard
+    else if (div.isConnected) setTriggerValue("missing", Date.now());  // new: every ask heard
   };
   attempt(0);
   return () => {  // an unmount, or a redraw on its way: purge only a chart no redraw took over
+    live = false;
     plotly(PLOTLY).then((Plotly) => {
       if (div.cbvizGen !== drawn) return;
       if (div.cbvizResize) div.cbvizResize.disconnect();
